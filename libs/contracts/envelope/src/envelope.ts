@@ -1,0 +1,276 @@
+import { z } from 'zod';
+
+/** Bump when the envelope's shape changes incompatibly; workers refuse other versions. */
+export const ENVELOPE_SCHEMA_VERSION = 1;
+
+/** Every temporary pipeline the product creates starts with this; nothing else is ever deleted. */
+export const TMP_PIPELINE_PREFIX = '__nl2pipeline_tmp__';
+
+/** The id a pipeline request carries unless the person named one. */
+export const PIPELINE_ID_PLACEHOLDER = 'REPLACE_ME';
+
+export const NODE_NAMES = [
+  'init_session',
+  'route_intent',
+  'list_streams',
+  'describe_stream',
+  'ensure_active_stream',
+  'draft_sql',
+  'prevalidate',
+  'validate',
+  'revise_sql',
+  'explain',
+  'cleanup',
+  'confirm',
+  'give_up',
+] as const;
+export const NodeName = z.enum(NODE_NAMES);
+export type NodeName = z.infer<typeof NodeName>;
+
+export const TargetKind = z.enum(['veloflux', 'duckdb', 'postgres']);
+export type TargetKind = z.infer<typeof TargetKind>;
+
+export const Intent = z.enum(['list_streams', 'describe_stream', 'nl2sql', 'ask_user']);
+export type Intent = z.infer<typeof Intent>;
+
+export const InterruptType = z.enum(['need_stream', 'need_clarification', 'need_confirm']);
+export type InterruptType = z.infer<typeof InterruptType>;
+
+/** A stream column as the Manager describes it (struct `fields`, list `element`). */
+export interface Column {
+  name: string;
+  data_type: string;
+  fields?: Column[];
+  element?: Column;
+}
+export const Column: z.ZodType<Column> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    data_type: z.string(),
+    fields: z.array(Column).optional(),
+    element: Column.optional(),
+  }),
+);
+
+export const StreamSchema = z.object({
+  name: z.string(),
+  columns: z.array(Column),
+});
+export type StreamSchema = z.infer<typeof StreamSchema>;
+
+export const ChatMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const UserInput = z.object({
+  text: z.string().optional(),
+  feedback: z.string().optional(),
+  confirm: z.boolean().optional(),
+  stream: z.string().optional(),
+});
+export type UserInput = z.infer<typeof UserInput>;
+
+/** One failed validation attempt, kept so `give_up` can say what was tried and why it failed. */
+export const AttemptFailure = z.object({
+  attempt: z.number().int(),
+  sql: z.string(),
+  stage: z.enum(['local', 'engine']),
+  error: z.string(),
+});
+export type AttemptFailure = z.infer<typeof AttemptFailure>;
+
+export const Interrupt = z.object({
+  type: InterruptType,
+  question: z.string(),
+  choices: z.array(z.string()).nullable().default(null),
+});
+export type Interrupt = z.infer<typeof Interrupt>;
+
+/** Where the confirmed pipeline should write; goes verbatim into the pipeline request's sink. */
+export const SinkConfig = z.object({
+  type: z.string().default('mqtt'),
+  props: z.record(z.string(), z.unknown()).default({}),
+});
+export type SinkConfig = z.infer<typeof SinkConfig>;
+
+export const TurnStatus = z.enum(['idle', 'running', 'waiting', 'failed', 'cancelled']);
+export type TurnStatus = z.infer<typeof TurnStatus>;
+
+export const Metrics = z.object({
+  llm_calls: z.number().int().default(0),
+  llm_tokens_in: z.number().int().default(0),
+  llm_tokens_out: z.number().int().default(0),
+  llm_latency_ms: z.number().default(0),
+  engine_calls: z.number().int().default(0),
+  engine_latency_ms: z.number().default(0),
+  retries: z.number().int().default(0),
+});
+export type Metrics = z.infer<typeof Metrics>;
+
+export const Envelope = z.object({
+  schema_version: z.literal(ENVELOPE_SCHEMA_VERSION),
+  /** Compare-and-set counter: bumped by every checkpoint; a job carrying an older one is stale. */
+  version: z.number().int().nonnegative(),
+  session_id: z.string().min(1),
+  turn_id: z.number().int().nonnegative(),
+  /** The node this envelope is addressed to (or the last one that ran, once the turn stopped). */
+  node: NodeName.nullable(),
+  status: TurnStatus,
+  target: TargetKind,
+  created_at: z.string(),
+  updated_at: z.string(),
+
+  active_stream: z.string().nullable(),
+  stream_schema: StreamSchema.nullable(),
+  /** Stream names the engine reported at `init_session` of this turn. */
+  streams: z.array(z.string()),
+  /** Hash of the cached catalog digest (functions + syntax); the digest itself stays out. */
+  digest_hash: z.string().nullable(),
+
+  history: z.object({
+    summary: z.string(),
+    messages: z.array(ChatMessage),
+  }),
+  user_input: UserInput,
+  /** The natural-language request this flow serves, kept across interrupts. */
+  request: z.string().nullable(),
+  intent: Intent.nullable(),
+  /** A stream the router or the person named for this request. */
+  requested_stream: z.string().nullable(),
+  /** A pipeline id the person named; the request carries `REPLACE_ME` otherwise. */
+  pipeline_id: z.string().nullable(),
+  feedback: z.string().nullable(),
+
+  draft: z.object({
+    preview_text: z.string().nullable(),
+    sql: z.string().nullable(),
+    assumptions: z.array(z.string()),
+    questions: z.array(z.string()),
+  }),
+  validation: z.object({
+    tmp_pipeline_id: z.string().nullable(),
+    error: z.string().nullable(),
+    error_stage: z.enum(['local', 'engine']).nullable(),
+    ok: z.boolean(),
+    attempt: z.number().int().nonnegative(),
+    max_attempts: z.number().int().positive(),
+    failures: z.array(AttemptFailure),
+  }),
+  explain: z.object({
+    pretty: z.string().nullable(),
+    pipeline_request: z.record(z.string(), z.unknown()).nullable(),
+  }),
+  sink: SinkConfig,
+  interrupt: Interrupt.nullable(),
+  /** The answer of a turn that ends without SQL (stream list, schema). */
+  answer: z
+    .object({
+      kind: z.enum(['streams', 'schema', 'message']),
+      text: z.string(),
+      data: z.unknown().optional(),
+    })
+    .nullable(),
+  error: z
+    .object({
+      node: z.string().nullable(),
+      message: z.string(),
+    })
+    .nullable(),
+  metrics: Metrics,
+  /** W3C trace context of the turn's root span, so every node span joins one trace. */
+  trace: z.object({
+    traceparent: z.string().nullable(),
+    tracestate: z.string().nullable(),
+  }),
+});
+export type Envelope = z.infer<typeof Envelope>;
+
+export class EnvelopeValidationError extends Error {
+  override readonly name = 'EnvelopeValidationError';
+}
+
+/** Parses an unknown value into an envelope, with every bad path in the error message. */
+export function parseEnvelope(value: unknown): Envelope {
+  const parsed = Envelope.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new EnvelopeValidationError(`invalid envelope: ${issues}`, { cause: parsed.error });
+  }
+  return parsed.data;
+}
+
+export interface NewSessionOptions {
+  sessionId: string;
+  target: TargetKind;
+  maxAttempts: number;
+  sink: SinkConfig;
+  activeStream?: string | null;
+  now?: Date;
+}
+
+export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
+  const now = (opts.now ?? new Date()).toISOString();
+  return {
+    schema_version: ENVELOPE_SCHEMA_VERSION,
+    version: 0,
+    session_id: opts.sessionId,
+    turn_id: 0,
+    node: null,
+    status: 'idle',
+    target: opts.target,
+    created_at: now,
+    updated_at: now,
+    active_stream: opts.activeStream ?? null,
+    stream_schema: null,
+    streams: [],
+    digest_hash: null,
+    history: { summary: '', messages: [] },
+    user_input: {},
+    request: null,
+    intent: null,
+    requested_stream: null,
+    pipeline_id: null,
+    feedback: null,
+    draft: emptyDraft(),
+    validation: freshValidation(opts.maxAttempts),
+    explain: { pretty: null, pipeline_request: null },
+    sink: opts.sink,
+    interrupt: null,
+    answer: null,
+    error: null,
+    metrics: emptyMetrics(),
+    trace: { traceparent: null, tracestate: null },
+  };
+}
+
+export function emptyDraft(): Envelope['draft'] {
+  return { preview_text: null, sql: null, assumptions: [], questions: [] };
+}
+
+export function freshValidation(maxAttempts: number): Envelope['validation'] {
+  return {
+    tmp_pipeline_id: null,
+    error: null,
+    error_stage: null,
+    ok: false,
+    attempt: 0,
+    max_attempts: maxAttempts,
+    failures: [],
+  };
+}
+
+export function emptyMetrics(): Metrics {
+  return {
+    llm_calls: 0,
+    llm_tokens_in: 0,
+    llm_tokens_out: 0,
+    llm_latency_ms: 0,
+    engine_calls: 0,
+    engine_latency_ms: 0,
+    retries: 0,
+  };
+}

@@ -1,0 +1,82 @@
+import type { Envelope, NodeName } from '@nl2p/envelope';
+import { QueueName, type WorkflowQueue } from './queues';
+
+/** The turn stops: with `envelope.interrupt` set it waits for the person, otherwise it is done. */
+export const END = 'END' as const;
+export type Next = NodeName | typeof END;
+
+/** Retry policy of a node's job, declared here once so no worker hard-codes its own. */
+export interface NodeJobOptions {
+  attempts: number;
+  backoffMs: number;
+}
+
+export interface GraphNode {
+  queue: WorkflowQueue;
+  jobOptions: NodeJobOptions;
+  /** Pure edge function: the state the node produced → where the turn goes next. */
+  next: (envelope: Envelope) => Next;
+}
+
+// LLM calls fail transiently (429, 5xx, timeouts): more attempts, longer backoff. The LLM client
+// already retries each call, so these are the outer layer for a worker that died or a long outage.
+const LLM_JOB: NodeJobOptions = { attempts: 3, backoffMs: 2_000 };
+// Engine calls are idempotent by deterministic temp ids; the engine client retries 5xx itself.
+const ENGINE_JOB: NodeJobOptions = { attempts: 3, backoffMs: 1_000 };
+// Pure computation: a failure is a bug, retrying cannot help.
+const PURE_JOB: NodeJobOptions = { attempts: 1, backoffMs: 0 };
+
+const stopIfInterrupted =
+  (then: Next) =>
+  (e: Envelope): Next =>
+    e.interrupt ? END : then;
+
+/** After a failed check: another revision while the budget lasts, else give up. */
+const reviseOrGiveUp = (e: Envelope): Next => (e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up');
+
+/** The whole workflow (ARCHITECTURE §3). Every service imports this; none decides on its own. */
+export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
+  init_session: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => 'route_intent' },
+  route_intent: {
+    queue: QueueName.RouterLlm,
+    jobOptions: LLM_JOB,
+    next: (e) => {
+      if (e.interrupt) return END;
+      switch (e.intent) {
+        case 'list_streams':
+          return 'list_streams';
+        case 'describe_stream':
+          return 'describe_stream';
+        case 'nl2sql':
+          return 'ensure_active_stream';
+        case 'ask_user':
+        case null:
+          return END;
+      }
+    },
+  },
+  list_streams: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
+  describe_stream: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
+  ensure_active_stream: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: stopIfInterrupted('draft_sql') },
+  draft_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: stopIfInterrupted('prevalidate') },
+  prevalidate: {
+    queue: QueueName.Validator,
+    jobOptions: PURE_JOB,
+    next: (e) => (e.validation.error ? reviseOrGiveUp(e) : 'validate'),
+  },
+  validate: {
+    queue: QueueName.Validator,
+    jobOptions: ENGINE_JOB,
+    next: (e) => (e.validation.ok ? 'explain' : reviseOrGiveUp(e)),
+  },
+  revise_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: stopIfInterrupted('prevalidate') },
+  explain: { queue: QueueName.Explainer, jobOptions: ENGINE_JOB, next: () => 'cleanup' },
+  cleanup: { queue: QueueName.Explainer, jobOptions: ENGINE_JOB, next: () => 'confirm' },
+  confirm: { queue: QueueName.Explainer, jobOptions: PURE_JOB, next: () => END },
+  give_up: { queue: QueueName.Explainer, jobOptions: PURE_JOB, next: () => END },
+};
+
+/** Nodes a given queue's consumer must be able to run. */
+export function nodesOf(queue: WorkflowQueue): NodeName[] {
+  return (Object.keys(GRAPH) as NodeName[]).filter((n) => GRAPH[n].queue === queue);
+}

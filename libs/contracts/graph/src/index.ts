@@ -1,0 +1,4 @@
+export * from './graph';
+export * from './history';
+export * from './pre-turn';
+export * from './queues';

