@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { loadConfig } from '@nl2p/config';
+import { createGatewayApp } from './create-app';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const app = await createGatewayApp(config);
+  await app.listen(config.gateway.port, config.gateway.host);
+  new Logger('gateway').log(`listening on ${await app.getUrl()} (OpenAPI at /openapi.json, docs at /docs)`);
+}
+
+main().catch((err: unknown) => {
+  // Config errors list every bad key; print them plainly and exit non-zero.
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import type { Envelope } from '@nl2p/envelope';
+
+/** What a client sees of a session: enough to act on, nothing internal. */
+export function sessionView(e: Envelope) {
+  return {
+    session_id: e.session_id,
+    status: e.status,
+    turn_id: e.turn_id,
+    target: e.target,
+    node: e.node,
+    active_stream: e.active_stream,
+    interrupt: e.interrupt,
+    request: e.request,
+    sql: e.draft.sql,
+    assumptions: e.draft.assumptions,
+    questions: e.draft.questions,
+    explain: e.explain.pretty,
+    pipeline_request: e.explain.pipeline_request,
+    answer: e.answer,
+    error: e.error,
+    attempts: {
+      attempt: e.validation.attempt,
+      max_attempts: e.validation.max_attempts,
+      failures: e.validation.failures,
+    },
+    metrics: e.metrics,
+    updated_at: e.updated_at,
+  };
+}
+export type SessionView = ReturnType<typeof sessionView>;

@@ -1,0 +1,110 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '@nl2p/config';
+import { newSessionEnvelope, type Envelope, type UserInput } from '@nl2p/envelope';
+import { preTurn } from '@nl2p/graph';
+import { REDIS, SESSION_STORE, WorkflowDispatcher } from '@nl2p/queue';
+import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
+import type { CreateSessionDto, TurnDto } from './dto';
+
+const TERMINAL_EVENTS = new Set(['turn_end']);
+
+/** Sessions and turns: the gateway's side of the workflow (it runs `pre_turn` itself). */
+@Injectable()
+export class TurnService implements OnApplicationShutdown {
+  private readonly blockingClients = new Set<Redis>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly events: EventLog,
+    private readonly traces: TraceLog,
+    private readonly dispatcher: WorkflowDispatcher,
+  ) {}
+
+  async createSession(dto: CreateSessionDto): Promise<Envelope> {
+    const envelope = newSessionEnvelope({
+      sessionId: randomUUID().replaceAll('-', ''),
+      target: dto.target ?? this.config.target,
+      maxAttempts: dto.max_attempts ?? this.config.workflow.maxAttempts,
+      sink: dto.sink ? { type: dto.sink.type, props: dto.sink.props ?? {} } : this.config.sink,
+      activeStream: dto.stream ?? null,
+    });
+    envelope.pipeline_id = dto.pipeline_id ?? null;
+    if (!(await this.store.create(envelope))) throw new ConflictException('session id collision; retry');
+    return envelope;
+  }
+
+  async get(sessionId: string): Promise<Envelope> {
+    const envelope = await this.store.get(sessionId);
+    if (!envelope) throw new NotFoundException(`session ${sessionId} not found`);
+    return envelope;
+  }
+
+  /**
+   * Starts a turn: applies `pre_turn`, checkpoints with compare-and-set (so two concurrent turns
+   * cannot both start: the loser gets 409) and hands the envelope to the first node's queue.
+   * Returns the envelope and the id of the `turn_start` event, from which the turn's events follow.
+   */
+  async startTurn(sessionId: string, dto: TurnDto): Promise<{ envelope: Envelope; fromEventId: string }> {
+    const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
+    if (input.text === undefined && input.confirm === undefined && input.feedback === undefined && input.stream === undefined) {
+      throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream');
+    }
+    const current = await this.get(sessionId);
+    if (current.status === 'running') throw new ConflictException(`a turn is already running in session ${sessionId}`);
+
+    const decision = preTurn(current, input);
+    if (decision.kind === 'reject') throw new BadRequestException(decision.message);
+    const next = decision.kind === 'run' ? { ...decision.envelope, node: decision.first } : decision.envelope;
+    const saved = await this.store.compareAndSet(current.version, next);
+    if (!saved) throw new ConflictException(`a turn is already running in session ${sessionId}`);
+
+    const fromEventId = await this.events.append(sessionId, { type: 'turn_start', turn_id: saved.turn_id });
+    if (decision.kind === 'run') {
+      await this.dispatcher.dispatch(saved);
+    } else {
+      await this.events.append(sessionId, { type: 'turn_end', turn_id: saved.turn_id, status: saved.status });
+    }
+    return { envelope: saved, fromEventId };
+  }
+
+  /** Holds until the turn ends (an interrupt or its end) or the deadline passes; returns the session. */
+  async waitForTurn(sessionId: string, turnId: number, fromEventId: string, timeoutMs?: number): Promise<Envelope> {
+    const deadline = Date.now() + (timeoutMs ?? this.config.gateway.turnWaitTimeoutMs);
+    const blocking = this.redis.duplicate();
+    this.blockingClients.add(blocking);
+    try {
+      let after = fromEventId;
+      while (Date.now() < deadline) {
+        const batch = await this.events.waitAfter(blocking, sessionId, after, Math.min(5_000, Math.max(1, deadline - Date.now())));
+        if (batch.length) after = batch[batch.length - 1].id;
+        if (batch.some((b) => b.event.turn_id === turnId && TERMINAL_EVENTS.has(b.event.type))) break;
+        // A missed event (trimmed stream) must not make us wait forever: the checkpoint decides.
+        const now = await this.get(sessionId);
+        if (now.turn_id !== turnId || now.status !== 'running') break;
+      }
+    } finally {
+      this.blockingClients.delete(blocking);
+      blocking.disconnect();
+    }
+    return this.get(sessionId);
+  }
+
+  trace(sessionId: string, turnId?: number) {
+    return this.traces.list(sessionId, turnId);
+  }
+
+  onApplicationShutdown(): void {
+    for (const c of this.blockingClients) c.disconnect();
+  }
+}

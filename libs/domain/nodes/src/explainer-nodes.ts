@@ -1,0 +1,57 @@
+import { PIPELINE_ID_PLACEHOLDER, type Envelope } from '@nl2p/envelope';
+import type { EngineTarget } from '@nl2p/engine';
+import type { NodeHandlers } from '@nl2p/queue';
+import { errorMessage } from '@nl2p/queue';
+
+/** Nodes run by the `explainer` service: the engine's plan, cleanup, and the person's decision. */
+export function explainerNodes({ engine }: { engine: EngineTarget }): NodeHandlers {
+  return {
+    async explain(e) {
+      const tmpId = e.validation.tmp_pipeline_id;
+      let pretty: string;
+      try {
+        pretty = tmpId ? await engine.explain(tmpId) : '(no plan: nothing was validated)';
+      } catch (err) {
+        // The temp pipeline must still be deleted, so a failed explain does not stop the turn.
+        pretty = `(the engine could not explain the plan: ${errorMessage(err)})`;
+      }
+      const sql = e.draft.sql ?? '';
+      const request = engine.buildPipelineRequest(sql, e.pipeline_id ?? PIPELINE_ID_PLACEHOLDER, e.sink);
+      return { ...e, explain: { pretty, pipeline_request: request } };
+    },
+
+    async cleanup(e) {
+      if (e.validation.tmp_pipeline_id) await engine.cleanup(e.validation.tmp_pipeline_id);
+      return { ...e, validation: { ...e.validation, tmp_pipeline_id: null } };
+    },
+
+    async confirm(e) {
+      return {
+        ...e,
+        interrupt: {
+          type: 'need_confirm',
+          question: 'The engine accepted this SQL. Confirm to take the pipeline request, or send feedback to change it.',
+          choices: null,
+        },
+      };
+    },
+
+    async give_up(e) {
+      return { ...e, interrupt: { type: 'need_clarification', question: giveUpMessage(e), choices: null } };
+    },
+  };
+}
+
+/** What was tried, why each attempt failed, and the real names the person can use. */
+export function giveUpMessage(e: Envelope): string {
+  const tried = e.validation.failures
+    .map((f) => `- attempt ${f.attempt} (${f.stage === 'local' ? 'local check' : 'engine'}): ${f.sql}\n  failed: ${f.error}`)
+    .join('\n');
+  const columns = e.stream_schema?.columns.map((c) => c.name).join(', ') ?? '(unknown)';
+  return [
+    `I could not produce SQL the engine accepts in ${e.validation.max_attempts} attempts.`,
+    tried,
+    `Stream ${e.active_stream ?? '(none)'} has these columns: ${columns}.`,
+    'Could you rephrase the request using these names, or say what to change?',
+  ].join('\n');
+}

@@ -1,0 +1,5 @@
+export * from './explainer-nodes';
+export * from './grounding';
+export * from './llm-nodes';
+export * from './recording-llm';
+export * from './validator-nodes';

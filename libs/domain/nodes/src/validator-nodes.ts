@@ -1,0 +1,116 @@
+import { tmpPipelineId, type Envelope } from '@nl2p/envelope';
+import type { EngineTarget } from '@nl2p/engine';
+import { matchStream } from '@nl2p/graph';
+import type { NodeHandlers } from '@nl2p/queue';
+import { prevalidate } from '@nl2p/sql-guard';
+import type { Grounding } from './grounding';
+
+export interface ValidatorDeps {
+  engine: EngineTarget;
+  grounding: Grounding;
+}
+
+/** Nodes run by the `validator` service: grounding reads, local and engine validation. */
+export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandlers {
+  return {
+    async init_session(e) {
+      const [streams, digestHash] = await Promise.all([engine.listStreams(), grounding.currentHash()]);
+      const names = streams.map((s) => s.name);
+      const stillThere = e.active_stream && names.includes(e.active_stream);
+      return {
+        ...e,
+        streams: names,
+        digest_hash: digestHash,
+        active_stream: stillThere ? e.active_stream : null,
+        stream_schema: stillThere ? e.stream_schema : null,
+      };
+    },
+
+    async list_streams(e) {
+      const streams = await engine.listStreams();
+      const text = streams.length
+        ? `Streams: ${streams.map((s) => `${s.name} (${s.columns.length} columns)`).join(', ')}`
+        : 'The engine has no streams yet.';
+      return {
+        ...e,
+        streams: streams.map((s) => s.name),
+        answer: { kind: 'streams', text, data: streams.map((s) => ({ name: s.name, columns: s.columns })) },
+      };
+    },
+
+    async describe_stream(e) {
+      const name = e.requested_stream ?? e.active_stream;
+      if (!name) return askForStream(e, 'Which stream should I describe?');
+      const info = await engine.describeStream(name);
+      if (!info) return askForStream(e, `There is no stream named '${name}'. Which one do you mean?`);
+      const text = `Stream ${info.name}: ${info.columns.map((c) => `${c.name} ${c.data_type}`).join(', ')}`;
+      return {
+        ...e,
+        active_stream: info.name,
+        stream_schema: { name: info.name, columns: info.columns },
+        answer: { kind: 'schema', text, data: { name: info.name, columns: info.columns } },
+      };
+    },
+
+    async ensure_active_stream(e) {
+      const candidate =
+        (e.requested_stream && matchStream(e.streams, e.requested_stream)) ||
+        (e.active_stream && matchStream(e.streams, e.active_stream)) ||
+        (e.streams.length === 1 ? e.streams[0] : undefined);
+      if (!candidate) {
+        return askForStream(
+          e,
+          e.streams.length ? 'Which stream should the pipeline read from?' : 'The engine has no streams; create one first, then ask again.',
+        );
+      }
+      if (e.stream_schema?.name === candidate) return { ...e, active_stream: candidate };
+      const info = await engine.describeStream(candidate);
+      if (!info) return askForStream(e, `Stream '${candidate}' is gone. Which stream should the pipeline read from?`);
+      return { ...e, active_stream: info.name, stream_schema: { name: info.name, columns: info.columns } };
+    },
+
+    async prevalidate(e) {
+      const catalog = await grounding.catalog(e.digest_hash);
+      const schema = e.stream_schema;
+      const result = prevalidate(e.draft.sql ?? '', {
+        dialect: catalog.dialect,
+        streams: e.streams,
+        stream: schema?.name ?? e.active_stream ?? '',
+        columns: schema?.columns ?? [],
+        functions: catalog.functions.map((f) => ({ name: f.name, aliases: f.aliases })),
+      });
+      if (result.ok) {
+        return { ...e, draft: { ...e.draft, sql: result.sql }, validation: { ...e.validation, error: null, error_stage: null } };
+      }
+      return failAttempt(e, 'local', result.errors.join('\n'), result.sql);
+    },
+
+    async validate(e) {
+      const sql = e.draft.sql ?? '';
+      const tmpId = tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt);
+      const result = await engine.validate(sql, tmpId);
+      if (result.ok) {
+        return { ...e, validation: { ...e.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId } };
+      }
+      return failAttempt(e, 'engine', result.error, sql);
+    },
+  };
+}
+
+function askForStream(e: Envelope, question: string): Envelope {
+  return { ...e, interrupt: { type: 'need_stream', question, choices: e.streams } };
+}
+
+function failAttempt(e: Envelope, stage: 'local' | 'engine', error: string, sql: string): Envelope {
+  return {
+    ...e,
+    validation: {
+      ...e.validation,
+      ok: false,
+      error,
+      error_stage: stage,
+      tmp_pipeline_id: null,
+      failures: [...e.validation.failures, { attempt: e.validation.attempt, sql, stage, error }],
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './grounding-text';
+export * from './prompts';

@@ -1,0 +1,124 @@
+import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type SinkConfig, type TargetKind } from '@nl2p/envelope';
+import { ManagerClient, ManagerError, type CreatePipelineRequest } from '../manager-client';
+import type { Catalog, EngineTarget, StreamInfo, ValidationResult } from '../port';
+import { toFunctionInfos, toSyntaxRules, VELOFLUX_DIALECT_NOTES } from './catalog';
+import { classifyEngineError } from './classify';
+
+/**
+ * {@link EngineTarget} for veloFlux over its Manager REST API. Validation is a temporary
+ * pipeline with a `nop` sink (CONTRACT §5.2); this class is the only place that creates or
+ * deletes them, and it refuses any id without {@link TMP_PIPELINE_PREFIX} so it can never touch a
+ * person's pipeline.
+ */
+export class VelofluxTarget implements EngineTarget {
+  readonly kind: TargetKind = 'veloflux';
+
+  constructor(private readonly client: ManagerClient) {}
+
+  /** {@inheritDoc EngineTarget.listStreams} */
+  async listStreams(): Promise<StreamInfo[]> {
+    const streams = await this.client.listStreams();
+    return streams.map((s) => ({ name: s.name, columns: s.schema.columns }));
+  }
+
+  /** {@inheritDoc EngineTarget.describeStream} */
+  async describeStream(name: string): Promise<StreamInfo | null> {
+    try {
+      const res = await this.client.describeStream(name);
+      return { name: res.stream, columns: res.spec.schema.columns };
+    } catch (err) {
+      if (err instanceof ManagerError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** Functions (deduplicated, plus the window pseudo-functions), syntax rules and §7 notes. */
+  async loadCatalog(): Promise<Catalog> {
+    const [functions, syntax] = await Promise.all([this.client.listFunctions(), this.client.syntaxCapabilities()]);
+    return {
+      dialect: 'veloflux',
+      functions: toFunctionInfos(functions),
+      syntax: toSyntaxRules(syntax.constructs),
+      dialectNotes: [...VELOFLUX_DIALECT_NOTES],
+    };
+  }
+
+  /**
+   * Creates the temp pipeline. A 400 is a verdict on the SQL and comes back as `{ok: false}`;
+   * anything else (outage, busy lock, client bug) is thrown after a best-effort delete.
+   */
+  async validate(sql: string, tmpId: string): Promise<ValidationResult> {
+    assertTmpId(tmpId);
+    const request: CreatePipelineRequest = {
+      id: tmpId,
+      sql,
+      sinks: [{ type: 'nop' }],
+      options: { eventtime: { enabled: false } },
+    };
+    try {
+      await this.createReplacingStale(request);
+      return { ok: true, tmpId };
+    } catch (err) {
+      if (err instanceof ManagerError && err.status === 400) {
+        // A sink/encoder error is raised after the spec is persisted and is not rolled back
+        // (CONTRACT §5.2 step 8), so a 400 can leave a record behind.
+        await this.deleteIgnoringMissing(tmpId);
+        return { ok: false, tmpId, kind: classifyEngineError(err.body), error: err.body };
+      }
+      await this.deleteIgnoringMissing(tmpId).catch(() => {
+        // Best effort: the original failure matters more, and the janitor sweeps the prefix.
+      });
+      throw err;
+    }
+  }
+
+  /** `GET /pipelines/:id/explain`. */
+  explain(tmpId: string): Promise<string> {
+    return this.client.explainPipeline(tmpId);
+  }
+
+  /** {@inheritDoc EngineTarget.cleanup} */
+  async cleanup(tmpId: string): Promise<void> {
+    assertTmpId(tmpId);
+    await this.deleteIgnoringMissing(tmpId);
+  }
+
+  /** The `POST /pipelines` body the person applies; event time stays off like during validation. */
+  buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown> {
+    return {
+      id: pipelineId,
+      sql,
+      sinks: [{ type: sink.type, props: sink.props }],
+      options: { eventtime: { enabled: false } },
+    };
+  }
+
+  /**
+   * Temp ids are deterministic per session/turn/attempt, so a 409 `already exists` means a
+   * crashed earlier run of this same attempt left its pipeline: ours to replace, once.
+   */
+  private async createReplacingStale(request: CreatePipelineRequest): Promise<void> {
+    try {
+      await this.client.createPipeline(request);
+    } catch (err) {
+      if (!(err instanceof ManagerError && err.status === 409 && err.body.includes('already exists'))) throw err;
+      await this.deleteIgnoringMissing(request.id);
+      await this.client.createPipeline(request);
+    }
+  }
+
+  private async deleteIgnoringMissing(id: string): Promise<void> {
+    try {
+      await this.client.deletePipeline(id);
+    } catch (err) {
+      if (err instanceof ManagerError && err.status === 404) return;
+      throw err;
+    }
+  }
+}
+
+function assertTmpId(id: string): void {
+  if (!isTmpPipelineId(id)) {
+    throw new Error(`refusing to touch pipeline ${JSON.stringify(id)}: temp ids start with ${TMP_PIPELINE_PREFIX}`);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './config';
+export * from './config.module';
+export * from './logger';

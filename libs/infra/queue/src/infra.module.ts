@@ -1,0 +1,65 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '@nl2p/config';
+import { WORKFLOW_QUEUES } from '@nl2p/graph';
+import { CatalogCache, EventLog, RedisKeys, RedisSessionStore, TraceLog } from '@nl2p/session-store';
+import { WorkflowDispatcher } from './dispatcher';
+import { NodeRunner } from './node-runner';
+import { REDIS, SESSION_STORE } from './tokens';
+
+
+/** Closes the shared Redis connection when the app stops. */
+class RedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * Redis, BullMQ and the session stores, shared by every service. Each app imports this once;
+ * producers exist for every workflow queue so any node can hand the envelope to the next one.
+ */
+@Global()
+@Module({})
+export class InfraModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const ttl = config.retention.sessionTtlSeconds;
+    return {
+      module: InfraModule,
+      imports: [
+        BullModule.forRoot({ connection: { url: config.redis.url }, prefix: `${config.redis.prefix}-bull` }),
+        BullModule.registerQueue(...WORKFLOW_QUEUES.map((name) => ({ name }))),
+      ],
+      providers: [
+        { provide: REDIS, useFactory: () => new Redis(config.redis.url, { maxRetriesPerRequest: 3 }) },
+        { provide: RedisKeys, useValue: new RedisKeys(config.redis.prefix) },
+        {
+          provide: SESSION_STORE,
+          inject: [REDIS, RedisKeys],
+          useFactory: (r: Redis, k: RedisKeys) => new RedisSessionStore(r, k, ttl),
+        },
+        {
+          provide: EventLog,
+          inject: [REDIS, RedisKeys],
+          useFactory: (r: Redis, k: RedisKeys) => new EventLog(r, k, config.retention.eventsMaxLen, ttl),
+        },
+        {
+          provide: TraceLog,
+          inject: [REDIS, RedisKeys],
+          useFactory: (r: Redis, k: RedisKeys) => new TraceLog(r, k, config.retention.traceMaxRecords, ttl),
+        },
+        {
+          provide: CatalogCache,
+          inject: [REDIS, RedisKeys, APP_CONFIG],
+          useFactory: (r: Redis, k: RedisKeys, c: AppConfig) => new CatalogCache(r, k, c.retention.catalogTtlSeconds),
+        },
+        RedisCloser,
+        WorkflowDispatcher,
+        NodeRunner,
+      ],
+      exports: [BullModule, REDIS, RedisKeys, SESSION_STORE, EventLog, TraceLog, CatalogCache, WorkflowDispatcher, NodeRunner],
+    };
+  }
+}

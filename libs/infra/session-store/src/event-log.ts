@@ -1,0 +1,57 @@
+import type { Redis } from 'ioredis';
+import type { SessionEvent } from '@nl2p/envelope';
+import type { RedisKeys } from './keys';
+
+export interface StoredEvent {
+  /** Redis Stream entry id; doubles as the SSE `id` for `Last-Event-ID` resume. */
+  id: string;
+  event: SessionEvent;
+}
+
+/** A bounded per-session Redis Stream of workflow events (ARCHITECTURE §6). */
+export class EventLog {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly maxLen: number,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async append(sessionId: string, event: SessionEvent): Promise<string> {
+    const key = this.keys.events(sessionId);
+    const [[, id]] = (await this.redis
+      .multi()
+      .xadd(key, 'MAXLEN', '~', String(this.maxLen), '*', 'e', JSON.stringify(event))
+      .expire(key, this.ttlSeconds)
+      .exec()) as [[Error | null, string], unknown];
+    return id;
+  }
+
+  /** Events after `afterId` (exclusive), in order. */
+  async range(sessionId: string, afterId = '-', count = 1_000): Promise<StoredEvent[]> {
+    const start = afterId === '-' ? '-' : `(${afterId}`;
+    const rows = await this.redis.xrange(this.keys.events(sessionId), start, '+', 'COUNT', count);
+    return rows.map(toStored);
+  }
+
+  /**
+   * Blocks up to `blockMs` for events after `afterId`. Uses its own connection: a blocking
+   * read would stall every other command on a shared one.
+   */
+  async waitAfter(blocking: Redis, sessionId: string, afterId: string, blockMs: number): Promise<StoredEvent[]> {
+    const res = await blocking.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', this.keys.events(sessionId), afterId);
+    if (!res) return [];
+    return res.flatMap(([, rows]) => rows.map(toStored));
+  }
+
+  /** The id of the newest event, or `0-0` when there is none. */
+  async lastId(sessionId: string): Promise<string> {
+    const rows = await this.redis.xrevrange(this.keys.events(sessionId), '+', '-', 'COUNT', 1);
+    return rows[0]?.[0] ?? '0-0';
+  }
+}
+
+function toStored([id, fields]: [string, string[]]): StoredEvent {
+  const idx = fields.indexOf('e');
+  return { id, event: JSON.parse(fields[idx + 1]) as SessionEvent };
+}

@@ -1,0 +1,5 @@
+export * from './catalog-cache';
+export * from './event-log';
+export * from './keys';
+export * from './session-store';
+export * from './trace-log';

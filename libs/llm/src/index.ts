@@ -1,0 +1,3 @@
+export * from './port';
+export * from './extract-json';
+export * from './openai-llm-client';
