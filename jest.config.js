@@ -16,17 +16,26 @@ const transform = {
   ],
 };
 
+// ESM-only packages (NestJS 12 and the ESM packages it loads) that tests must compile to CommonJS.
+const ESM_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'load-esm'];
+
 const common = {
-  transform,
+  transform: { ...transform, '^.+/node_modules/.+\\.m?js$': '<rootDir>/tools/jest/esm-to-cjs-transformer.js' },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleNameMapper: pathsToModuleNameMapper(),
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
 };
 
+const withRedis = {
+  globalSetup: '<rootDir>/tools/jest/redis-global-setup.js',
+  globalTeardown: '<rootDir>/tools/jest/redis-global-teardown.js',
+};
+
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
+    { ...common, ...withRedis, displayName: 'integration', testMatch: ['**/*.int-spec.ts'] },
+    { ...common, ...withRedis, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
   ],
 };

@@ -343,7 +343,8 @@ export class ManagerClient {
       });
     }
     if (attempt.status >= 200 && attempt.status < 300) return null;
-    if (attempt.status >= 500) return new ManagerUnavailableError(spec.method, spec.route, attempt.status, attempt.text);
+    if (attempt.status >= 500)
+      return new ManagerUnavailableError(spec.method, spec.route, attempt.status, attempt.text);
     return new ManagerError(spec.method, spec.route, attempt.status, attempt.text);
   }
 
@@ -390,14 +391,17 @@ export function encodePathSegment(value: string): string {
 }
 
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
-    // undici wraps the useful part (ECONNREFUSED, ECONNRESET) in `cause`.
-    const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? `: ${cause.message}` : '';
-    return `network error: ${error.message}${detail}`;
-  }
-  return `network error: ${String(error)}`;
+  // Duck-typed: under Jest (and other vm realms) the DOMException is not an `instanceof Error`.
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timed out';
+  // undici wraps the useful part (ECONNREFUSED, ECONNRESET) in `cause`.
+  const cause = e.cause as { message?: unknown } | undefined;
+  const detail = typeof cause?.message === 'string' ? `: ${cause.message}` : '';
+  return `network error: ${typeof e.message === 'string' ? e.message : String(error)}${detail}`;
 }
 
 function sleep(ms: number): Promise<void> {

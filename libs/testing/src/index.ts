@@ -1,1 +1,2 @@
 export * from './scripted-llm';
+export * from './fake-manager';

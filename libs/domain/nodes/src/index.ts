@@ -1,5 +1,6 @@
 export * from './explainer-nodes';
 export * from './grounding';
 export * from './llm-nodes';
-export * from './recording-llm';
 export * from './validator-nodes';
+export * from './clients';
+export * from './worker-core.module';

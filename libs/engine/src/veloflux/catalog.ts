@@ -146,7 +146,7 @@ function fixWorkaround(text: string): string {
  * prompt and local prevalidation.
  */
 export const VELOFLUX_DIALECT_NOTES: readonly string[] = [
-  "Exactly one SELECT: SELECT items FROM stream [WHERE p] [GROUP BY [keys,] window] [HAVING p] [ORDER BY e].",
+  'Exactly one SELECT: SELECT items FROM stream [WHERE p] [GROUP BY [keys,] window] [HAVING p] [ORDER BY e].',
   "The only window time unit is 'ss': tumblingwindow('ss', 10), slidingwindow('ss', 10), countwindow(5), statewindow(open, emit).",
   'There is no hoppingwindow or sessionwindow.',
   'The window goes inside GROUP BY, at most one per query.',
@@ -154,7 +154,7 @@ export const VELOFLUX_DIALECT_NOTES: readonly string[] = [
   'HAVING works only with a window in GROUP BY and may reference aggregates only.',
   'No IS NULL / IS NOT NULL: use isnull(x) / NOT isnull(x).',
   'No LIKE / ILIKE: use regexp_matches(x, pattern), startswith(x, p) or endswith(x, p).',
-  "No || operator: use concat(a, b) (exactly two string arguments).",
+  'No || operator: use concat(a, b) (exactly two string arguments).',
   "No CAST(x AS t): use cast(x, 't') with t in bigint|float|string|boolean|timestamp.",
   'No INTERVAL, TIMESTAMP literals, subqueries, EXISTS or EXTRACT.',
   'No JOIN or multiple streams in FROM: the ON condition is never evaluated.',

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runWorkerApp } from '@nl2p/queue';
+import { ExplainerModule } from './explainer.module';
+
+void runWorkerApp('explainer', (config) => ExplainerModule.forRoot(config));

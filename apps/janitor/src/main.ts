@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runWorkerApp } from '@nl2p/queue';
+import { JanitorModule } from './janitor.module';
+
+void runWorkerApp('janitor', (config) => JanitorModule.forRoot(config));

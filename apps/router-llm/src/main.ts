@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runWorkerApp } from '@nl2p/queue';
+import { RouterLlmModule } from './router-llm.module';
+
+void runWorkerApp('router-llm', (config) => RouterLlmModule.forRoot(config));

@@ -1,0 +1,18 @@
+import { Inject } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
+import { QueueName } from '@nl2p/graph';
+import type { LlmClient } from '@nl2p/llm';
+import { LLM_CLIENT, routerNodes } from '@nl2p/nodes';
+import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
+
+/** Classifies each new request's intent with the router model. */
+@Processor(QueueName.RouterLlm, WORKER_OPTIONS)
+export class RouterLlmWorker extends WorkflowWorker {
+  protected readonly queue = QueueName.RouterLlm;
+  protected readonly handlers: NodeHandlers;
+
+  constructor(@Inject(LLM_CLIENT) llm: LlmClient) {
+    super();
+    this.handlers = routerNodes({ llm });
+  }
+}

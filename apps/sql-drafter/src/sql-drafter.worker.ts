@@ -1,0 +1,18 @@
+import { Inject } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
+import { QueueName } from '@nl2p/graph';
+import type { LlmClient } from '@nl2p/llm';
+import { drafterNodes, Grounding, LLM_CLIENT } from '@nl2p/nodes';
+import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
+
+/** Drafts SQL (streamed deltas) and revises it from the engine's errors or the person's feedback. */
+@Processor(QueueName.SqlDrafter, WORKER_OPTIONS)
+export class SqlDrafterWorker extends WorkflowWorker {
+  protected readonly queue = QueueName.SqlDrafter;
+  protected readonly handlers: NodeHandlers;
+
+  constructor(@Inject(LLM_CLIENT) llm: LlmClient, grounding: Grounding) {
+    super();
+    this.handlers = drafterNodes({ llm, grounding });
+  }
+}

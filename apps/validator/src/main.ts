@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runWorkerApp } from '@nl2p/queue';
+import { ValidatorModule } from './validator.module';
+
+void runWorkerApp('validator', (config) => ValidatorModule.forRoot(config));

@@ -1,0 +1,113 @@
+import { newSessionEnvelope, type Envelope } from '@nl2p/envelope';
+import { HISTORY_LAST_N } from './history';
+import { matchStream, preTurn } from './pre-turn';
+
+const fresh = newSessionEnvelope({ sessionId: 'b'.repeat(32), target: 'veloflux', maxAttempts: 3, sink: { type: 'nop', props: {} } });
+const withStreams: Envelope = { ...fresh, streams: ['sensor_stream', 'vehicle'], request: 'avg temp', intent: 'nl2sql' };
+
+describe('preTurn', () => {
+  it('starts a new request at init_session with a fresh budget and a new turn id', () => {
+    const d = preTurn({ ...fresh, validation: { ...fresh.validation, attempt: 3 } }, { text: ' avg temperature ' });
+    expect(d.kind).toBe('run');
+    if (d.kind !== 'run') return;
+    expect(d.first).toBe('init_session');
+    expect(d.envelope.turn_id).toBe(1);
+    expect(d.envelope.status).toBe('running');
+    expect(d.envelope.request).toBe('avg temperature');
+    expect(d.envelope.validation.attempt).toBe(0);
+  });
+
+  it('confirm at need_confirm ends the turn at once, keeping the result', () => {
+    const pending: Envelope = {
+      ...withStreams,
+      draft: { ...withStreams.draft, sql: 'SELECT 1 FROM s' },
+      interrupt: { type: 'need_confirm', question: 'ok?', choices: null },
+    };
+    for (const input of [{ confirm: true }, { text: 'yes' }]) {
+      const d = preTurn(pending, input);
+      expect(d.kind).toBe('done');
+      if (d.kind === 'done') {
+        expect(d.envelope.status).toBe('idle');
+        expect(d.envelope.interrupt).toBeNull();
+        expect(d.envelope.draft.sql).toBe('SELECT 1 FROM s');
+      }
+    }
+  });
+
+  it('feedback at need_confirm revises with a fresh attempt budget', () => {
+    const pending: Envelope = {
+      ...withStreams,
+      validation: { ...withStreams.validation, attempt: 3, failures: [{ attempt: 1, sql: 'x', stage: 'local', error: 'e' }] },
+      interrupt: { type: 'need_confirm', question: 'ok?', choices: null },
+    };
+    const d = preTurn(pending, { feedback: 'threshold 35' });
+    expect(d).toMatchObject({ kind: 'run', first: 'revise_sql' });
+    if (d.kind === 'run') {
+      expect(d.envelope.feedback).toBe('threshold 35');
+      expect(d.envelope.validation).toMatchObject({ attempt: 0, failures: [] });
+    }
+  });
+
+  it('a plainly new request at need_confirm starts over', () => {
+    const pending: Envelope = { ...withStreams, interrupt: { type: 'need_confirm', question: 'ok?', choices: null } };
+    expect(preTurn(pending, { text: 'list the streams' })).toMatchObject({ kind: 'run', first: 'init_session' });
+  });
+
+  it('a stream answer naming a real stream resumes the original request', () => {
+    const pending: Envelope = { ...withStreams, interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams } };
+    for (const input of [{ stream: 'vehicle' }, { text: 'VEHICLE' }]) {
+      const d = preTurn(pending, input);
+      expect(d).toMatchObject({ kind: 'run', first: 'ensure_active_stream' });
+      if (d.kind === 'run') {
+        expect(d.envelope.active_stream).toBe('vehicle');
+        expect(d.envelope.request).toBe('avg temp');
+      }
+    }
+    expect(preTurn({ ...pending, intent: 'describe_stream' }, { stream: 'vehicle' })).toMatchObject({ first: 'describe_stream' });
+  });
+
+  it('refuses a stream choice that is not a real stream, and treats other text as a new request', () => {
+    const pending: Envelope = { ...withStreams, interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams } };
+    expect(preTurn(pending, { stream: 'nope' })).toMatchObject({ kind: 'reject' });
+    expect(preTurn(pending, { text: 'show all streams please' })).toMatchObject({ kind: 'run', first: 'init_session' });
+  });
+
+  it('joins a clarification answer to the original request', () => {
+    const pending: Envelope = {
+      ...withStreams,
+      node: 'draft_sql',
+      interrupt: { type: 'need_clarification', question: 'which threshold?', choices: null },
+    };
+    const d = preTurn(pending, { text: '30 degrees' });
+    expect(d).toMatchObject({ kind: 'run', first: 'ensure_active_stream' });
+    if (d.kind === 'run') expect(d.envelope.request).toBe('avg temp\nClarification: 30 degrees');
+    const fromRouter = preTurn({ ...pending, node: 'route_intent' }, { text: 'the sensor one' });
+    expect(fromRouter).toMatchObject({ kind: 'run', first: 'route_intent' });
+  });
+
+  it('rejects confirm or feedback with nothing pending, and empty text', () => {
+    expect(preTurn(fresh, { confirm: true })).toMatchObject({ kind: 'reject' });
+    expect(preTurn(fresh, { feedback: 'x' })).toMatchObject({ kind: 'reject' });
+    expect(preTurn(fresh, { text: '   ' })).toMatchObject({ kind: 'reject' });
+  });
+
+  it('keeps history bounded to a summary plus the last N messages', () => {
+    let e = fresh;
+    for (let i = 0; i < HISTORY_LAST_N + 5; i++) {
+      const d = preTurn({ ...e, status: 'idle' }, { text: `request ${i}` });
+      if (d.kind !== 'run') throw new Error('expected run');
+      e = d.envelope;
+    }
+    expect(e.history.messages).toHaveLength(HISTORY_LAST_N);
+    expect(e.history.summary).toContain('request 0');
+  });
+});
+
+describe('matchStream', () => {
+  it('prefers an exact match and accepts a unique case-insensitive one', () => {
+    expect(matchStream(['a', 'B'], 'a')).toBe('a');
+    expect(matchStream(['a', 'B'], 'b')).toBe('B');
+    expect(matchStream(['ab', 'AB'], 'Ab')).toBeUndefined();
+    expect(matchStream(['a'], 'c')).toBeUndefined();
+  });
+});

@@ -1,0 +1,3 @@
+module.exports = async function globalTeardown() {
+  await globalThis.__NL2P_REDIS__?.stop();
+};
