@@ -105,6 +105,17 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     ]);
   });
 
+  it('a create that fails after storing (the orphan quirk) is still deleted, and the repair goes on', async () => {
+    manager.failAfterStoreNextCreate('mqtt sink requires broker_url');
+    script.route(nl2sql()).draft(GOOD_SQL).revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
+    const id = await api.createSession();
+    const view = await api.turn(id, { text: REQUEST });
+    expect(view.interrupt?.type).toBe('need_confirm');
+    expect(view.attempts.failures[0]).toMatchObject({ stage: 'engine', error: 'mqtt sink requires broker_url' });
+    const deletes = manager.requests.filter((r) => r.method === 'DELETE').map((r) => r.rawPath);
+    expect(deletes).toContain(`/pipelines/${TMP_PIPELINE_PREFIX}${id}_1_1`);
+  });
+
   it('local prevalidation catches an invented column before any engine call', async () => {
     script
       .route(nl2sql())

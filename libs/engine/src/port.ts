@@ -1,4 +1,4 @@
-import type { Column, SinkConfig, TargetKind } from '@nl2p/envelope';
+import type { Column, Preview, SinkConfig, TargetKind } from '@nl2p/envelope';
 
 /** One call to the engine, recorded for metrics and the trace view. */
 export interface EngineCall {
@@ -68,6 +68,16 @@ export interface EngineTarget {
   explain(tmpId: string): Promise<string>;
   /** Deletes the temp pipeline; a missing one is fine. Refuses ids without the temp prefix. */
   cleanup(tmpId: string): Promise<void>;
-  /** The request the person applies by hand (`POST /pipelines`). */
-  buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown>;
+  /** The request the person applies by hand (`POST /pipelines`); `null` for SQL targets. */
+  buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown> | null;
+  /**
+   * SQL targets: the first rows of the validated query, read-only and time-limited. Streaming
+   * engines have no rows to show before the pipeline runs, so they leave this out.
+   */
+  preview?(sql: string): Promise<Preview>;
+}
+
+/** A SQL target refused or failed to run a query (time limit, read-only violation, …). */
+export class TargetQueryError extends Error {
+  override readonly name = 'TargetQueryError';
 }

@@ -95,6 +95,14 @@ export const SinkConfig = z.object({
 });
 export type SinkConfig = z.infer<typeof SinkConfig>;
 
+/** A read-only sample of a query's result, as SQL targets show it. */
+export const Preview = z.object({
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.unknown())),
+  truncated: z.boolean(),
+});
+export type Preview = z.infer<typeof Preview>;
+
 export const TurnStatus = z.enum(['idle', 'running', 'waiting', 'failed', 'cancelled']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
@@ -161,6 +169,8 @@ export const Envelope = z.object({
   explain: z.object({
     pretty: z.string().nullable(),
     pipeline_request: z.record(z.string(), z.unknown()).nullable(),
+    /** SQL targets only: a read-only sample of the result. */
+    preview: Preview.nullable().default(null),
   }),
   sink: SinkConfig,
   interrupt: Interrupt.nullable(),
@@ -237,7 +247,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     feedback: null,
     draft: emptyDraft(),
     validation: freshValidation(opts.maxAttempts),
-    explain: { pretty: null, pipeline_request: null },
+    explain: { pretty: null, pipeline_request: null, preview: null },
     sink: opts.sink,
     interrupt: null,
     answer: null,

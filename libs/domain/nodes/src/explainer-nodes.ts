@@ -17,7 +17,10 @@ export function explainerNodes({ engine }: { engine: EngineTarget }): NodeHandle
       }
       const sql = e.draft.sql ?? '';
       const request = engine.buildPipelineRequest(sql, e.pipeline_id ?? PIPELINE_ID_PLACEHOLDER, e.sink);
-      return { ...e, explain: { pretty, pipeline_request: request } };
+      // SQL targets show real rows; a preview that fails (e.g. its time limit) is an error the
+      // person must see, not a reason to hide the validated SQL and plan.
+      const preview = engine.preview ? await engine.preview(sql) : null;
+      return { ...e, explain: { pretty, pipeline_request: request, preview } };
     },
 
     async cleanup(e) {

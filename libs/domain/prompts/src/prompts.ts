@@ -81,6 +81,14 @@ export function draftMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
   ];
 }
 
+/**
+ * The engine's unknown-function error lists every function it has (~120 names); the prompt
+ * already carries the catalog, so the list is cut to keep the repair prompt small.
+ */
+export function compactEngineError(error: string): string {
+  return error.replace(/Available custom functions: \[[^\]]*\]/, 'Available custom functions: (see the function list above)');
+}
+
 export const ReviseOutput = z.object({
   sql: z.string().nullable(),
   questions: z.array(z.string()).default([]),
@@ -103,13 +111,15 @@ export function reviseMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
   ].join('\n');
   const tried = e.validation.failures
     .slice(-3)
-    .map((f) => `attempt ${f.attempt} (${f.stage}): ${f.sql}\n  error: ${f.error}`)
+    .map((f) => `attempt ${f.attempt} (${f.stage}): ${f.sql}\n  error: ${compactEngineError(f.error)}`)
     .join('\n');
   const user = [
     e.stream_schema ? describeSchema(e.stream_schema) : '',
     fence('user_request', e.request ?? ''),
     `Previous SQL:\n${e.draft.sql ?? '(none)'}`,
-    e.validation.error ? `Error from the ${e.validation.error_stage === 'local' ? 'local check' : 'engine'}:\n${e.validation.error}` : '',
+    e.validation.error
+      ? `Error from the ${e.validation.error_stage === 'local' ? 'local check' : 'engine'}:\n${compactEngineError(e.validation.error)}`
+      : '',
     e.feedback ? fence('user_feedback', e.feedback) : '',
     tried ? `Earlier attempts:\n${tried}` : '',
   ]

@@ -150,7 +150,11 @@ export function tokenize(sql: string, options: LexOptions = {}): LexResult {
   const problems: LexProblem[] = [];
   const push = (kind: TokenKind, start: number, end: number, value?: string, quote?: '"' | '`'): void => {
     const text = sql.slice(start, end);
-    tokens.push(quote ? { kind, text, value: value ?? text, start, end, quote } : { kind, text, value: value ?? text, start, end });
+    tokens.push(
+      quote
+        ? { kind, text, value: value ?? text, start, end, quote }
+        : { kind, text, value: value ?? text, start, end },
+    );
   };
 
   // Control characters are reported wherever they are, strings and comments included: they are
@@ -206,6 +210,18 @@ export function tokenize(sql: string, options: LexOptions = {}): LexResult {
       continue;
     }
 
+    if (ch === '*' && next === '/') {
+      // Never valid outside a comment; usually the tail of a comment whose `/*` went missing.
+      problems.push({
+        kind: 'unexpected-character',
+        message: `'*/' at offset ${i} closes no comment; remove it or open the comment with /*`,
+        start: i,
+      });
+      push('unknown', i, i + 2);
+      i += 2;
+      continue;
+    }
+
     if (ch === "'" || ch === '"' || (ch === '`' && backticks)) {
       const end = scanQuoted(sql, i, ch);
       const body = sql.slice(i + 1, end === -1 ? sql.length : end - 1);
@@ -218,11 +234,11 @@ export function tokenize(sql: string, options: LexOptions = {}): LexResult {
           start: i,
         });
         if (ch === "'") push('string', i, sql.length, value);
-        else push('quoted', i, sql.length, value, ch as '"' | '`');
+        else push('quoted', i, sql.length, value, ch);
         i = sql.length;
       } else {
         if (ch === "'") push('string', i, end, value);
-        else push('quoted', i, end, value, ch as '"' | '`');
+        else push('quoted', i, end, value, ch);
         i = end;
       }
       continue;

@@ -55,24 +55,37 @@ export function inspectWithParser(sql: string): ParserVerdict {
     return { parsed: false, error: error instanceof Error ? error.message : String(error) };
   }
   const roots = Array.isArray(ast) ? ast : [ast];
-  const statements = roots.map((root) => String((root as { type?: unknown }).type ?? 'unknown'));
-  const nestedWrites: string[] = [];
-  for (const root of roots) collectWrites(root, true, nestedWrites);
-  return { parsed: true, statements, nestedWrites };
+  const statements = roots.map((root) => {
+    const type = (root as { type?: unknown } | null)?.type;
+    return typeof type === 'string' ? type : 'unknown';
+  });
+  return { parsed: true, statements, nestedWrites: collectWrites(roots) };
 }
 
-function collectWrites(node: unknown, isRoot: boolean, out: string[]): void {
-  if (Array.isArray(node)) {
-    for (const item of node) collectWrites(item, false, out);
-    return;
+/**
+ * Non-SELECT statements and `SELECT INTO` anywhere below the roots. Iterative, because the AST of
+ * a long `a->b->c->…` chain is deeper than the call stack.
+ */
+function collectWrites(roots: unknown[]): string[] {
+  const out: string[] = [];
+  const stack: { node: unknown; isRoot: boolean }[] = roots.map((node) => ({ node, isRoot: true }));
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const { node, isRoot } = stack.pop() as { node: unknown; isRoot: boolean };
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push({ node: item, isRoot: false });
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    const type = record['type'];
+    if (!isRoot && typeof type === 'string' && WRITE_TYPES.has(type)) out.push(type.toUpperCase());
+    if (type === 'select') {
+      const into = record['into'] as { position?: unknown } | null | undefined;
+      if (into && into.position) out.push('SELECT INTO');
+    }
+    for (const value of Object.values(record)) stack.push({ node: value, isRoot: false });
   }
-  if (node === null || typeof node !== 'object') return;
-  const record = node as Record<string, unknown>;
-  const type = record['type'];
-  if (!isRoot && typeof type === 'string' && WRITE_TYPES.has(type)) out.push(type.toUpperCase());
-  if (type === 'select') {
-    const into = record['into'] as { position?: unknown } | null | undefined;
-    if (into && into.position) out.push('SELECT INTO');
-  }
-  for (const value of Object.values(record)) collectWrites(value, false, out);
+  return out;
 }

@@ -180,7 +180,7 @@ export class NodeRunner {
   }
 
   private async emit(envelope: Envelope, event: NodeEvent): Promise<void> {
-    await this.events.append(envelope.session_id, { ...event, turn_id: envelope.turn_id } as SessionEvent);
+    await this.events.append(envelope.session_id, { ...event, turn_id: envelope.turn_id });
   }
 }
 

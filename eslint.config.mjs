@@ -1,0 +1,59 @@
+// Type-checked linting (STYLE.md): floating promises and non-exhaustive switches are errors, and
+// Nx module boundaries really constrain: apps never import apps, contracts stay light, test
+// utilities only reach specs.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.nx/**', 'coverage/**', 'reports/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  prettier,
+  {
+    plugins: { '@nx': nx },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:infra'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain'] },
+            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain', 'type:test', 'type:app'] },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].map((object) => ({ object, property: 'only', message: 'Do not commit focused tests.' })),
+      ],
+    },
+  },
+  {
+    // Tests poke at JSON bodies whose shape they assert; `any` there is the point.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'libs/testing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // The workspace test project is the composition root that boots every app's real module
+    // in one process; Nx forbids importing apps at all, so the boundary rule stops here.
+    files: ['test/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+);

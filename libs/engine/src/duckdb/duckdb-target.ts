@@ -1,0 +1,380 @@
+import {
+  DuckDBInstance,
+  StatementType,
+  type DuckDBConnection,
+  type DuckDBResultReader,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Preview, type TargetKind } from '@nl2p/envelope';
+import { TargetQueryError, type Catalog, type EngineTarget, type StreamInfo, type ValidationResult } from '../port';
+import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
+import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
+import { duckDbColumn, jsonSafe, previewValueConverter } from './duckdb-values';
+import { PlanMemory } from './plan-memory';
+import { checkSingleSelect, previewQuery, RefusedQueryError } from './read-only-guard';
+import { DUCKDB_FUNCTION_NAMES, foldOverloads, withSyntaxFunctions, type FunctionOverload } from './sql-functions';
+
+export interface DuckDbTargetOptions {
+  /** A database file, or `:memory:`. */
+  path: string;
+  /** Rows a preview returns (one more is read to tell whether there are more). Default 20. */
+  previewRows?: number;
+  /** Time limit for every query this target runs, preview and EXPLAIN alike. Default 5000. */
+  queryTimeoutMs?: number;
+  /**
+   * Open the file read-only (the default for files). `:memory:` cannot be opened read-only: there
+   * the single-SELECT checks are the protection, and `readOnly: true` is a configuration error.
+   */
+  readOnly?: boolean;
+  /**
+   * Runs once on a fresh read-write instance before the first query, e.g. `loadDemoData` to fill a
+   * `:memory:` database. Not allowed with a read-only file.
+   */
+  setup?: (connection: DuckDBConnection) => Promise<void>;
+}
+
+/**
+ * After the time limit the connection is interrupted; DuckDB stops at its next check, which is
+ * normally within milliseconds. If it has not stopped after this much longer, the call gives up
+ * waiting (the connection is closed once the query does stop).
+ */
+const INTERRUPT_GRACE_MS = 2_000;
+/** An interrupt that lands while DuckDB is between statements can be lost, so it is repeated. */
+const INTERRUPT_REPEAT_MS = 25;
+
+/**
+ * {@link EngineTarget} for an embedded DuckDB database (ARCHITECTURE §7): the tables and views of
+ * the `main` schema are the streams, validation is `EXPLAIN`, and `preview` returns the first rows.
+ *
+ * Protection, in layers: {@link checkSingleSelect} refuses anything but one SELECT before DuckDB
+ * sees it; DuckDB then re-checks that the text is one statement of type SELECT before running it;
+ * the instance is opened read-only (files), with file, network and extension access disabled and
+ * its configuration locked, so a query can read only this database's tables; and every query is
+ * interrupted when it exceeds the time limit. Each call uses its own connection, so an interrupt
+ * stops only that call.
+ */
+export class DuckDbTarget implements EngineTarget {
+  readonly kind: TargetKind = 'duckdb';
+
+  private readonly path: string;
+  private readonly previewRows: number;
+  private readonly queryTimeoutMs: number;
+  private readonly readOnly: boolean;
+  private readonly setup: DuckDbTargetOptions['setup'];
+  private instance: Promise<DuckDBInstance> | null = null;
+  private readonly plans = new PlanMemory();
+
+  constructor(options: DuckDbTargetOptions) {
+    this.path = options.path;
+    this.previewRows = options.previewRows ?? 20;
+    this.queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
+    const memory = isMemoryPath(options.path);
+    this.readOnly = options.readOnly ?? !memory;
+    this.setup = options.setup;
+    if (!Number.isInteger(this.previewRows) || this.previewRows < 1) throw new Error(`previewRows must be a positive integer, got ${this.previewRows}`);
+    if (!(this.queryTimeoutMs > 0)) throw new Error(`queryTimeoutMs must be positive, got ${this.queryTimeoutMs}`);
+    if (memory && this.readOnly) throw new Error('an in-memory DuckDB database cannot be opened read-only; leave readOnly unset for :memory:');
+    if (this.readOnly && this.setup) throw new Error('setup needs a writable database; pass readOnly: false to use it');
+  }
+
+  /** Tables and views of the `main` schema with their columns, in name order. */
+  async listStreams(): Promise<StreamInfo[]> {
+    const rows = await this.query(
+      `SELECT table_name, column_name, data_type FROM information_schema.columns
+       WHERE table_schema = 'main' AND table_catalog = current_database()
+       ORDER BY table_name, ordinal_position`,
+    );
+    return groupColumns(rows);
+  }
+
+  /**
+   * One table or view. DuckDB resolves unquoted names case-insensitively, so a name that differs
+   * only in case still finds its table (an exact match wins when both exist).
+   */
+  async describeStream(name: string): Promise<StreamInfo | null> {
+    const rows = await this.query(
+      `SELECT table_name, column_name, data_type FROM information_schema.columns
+       WHERE table_schema = 'main' AND table_catalog = current_database() AND lower(table_name) = lower($1)
+       ORDER BY table_name, ordinal_position`,
+      [name],
+    );
+    const tables = groupColumns(rows);
+    return tables.find((t) => t.name === name) ?? (tables.length === 1 ? (tables[0] ?? null) : null);
+  }
+
+  /** A curated subset of `duckdb_functions()` (overloads folded), the syntax rules and §7 notes. */
+  async loadCatalog(): Promise<Catalog> {
+    const names = DUCKDB_FUNCTION_NAMES.map((n) => `'${n.replace(/'/g, "''")}'`).join(', ');
+    const rows = await this.query(
+      `SELECT function_name, function_type, parameters, varargs, description, alias_of
+       FROM duckdb_functions()
+       WHERE function_type IN ('scalar', 'aggregate', 'macro')
+         AND (function_name IN (${names}) OR alias_of IN (${names}))`,
+    );
+    const overloads: FunctionOverload[] = rows.map((r) => ({
+      name: String(r.function_name),
+      kind: r.function_type === 'aggregate' ? 'aggregate' : 'scalar',
+      params: Array.isArray(r.parameters) ? r.parameters.map(String) : [],
+      variadic: r.varargs !== null && r.varargs !== undefined,
+      description: typeof r.description === 'string' ? r.description : '',
+      aliasOf: typeof r.alias_of === 'string' ? r.alias_of : null,
+    }));
+    return {
+      dialect: 'duckdb',
+      functions: withSyntaxFunctions(foldOverloads(overloads, DUCKDB_FUNCTION_NAMES)),
+      syntax: DUCKDB_SYNTAX_RULES.map((r) => ({ ...r, notes: [...r.notes] })),
+      dialectNotes: duckDbDialectNotes({ queryTimeoutMs: this.queryTimeoutMs, previewRows: this.previewRows }),
+    };
+  }
+
+  /**
+   * Checks the SQL, then asks DuckDB to prepare and `EXPLAIN` it. DuckDB's verdicts (parser,
+   * binder, catalog errors) come back as `{ok: false}` with DuckDB's own message; a refused text
+   * does too, without reaching the database. Environment failures (time limit, I/O) are thrown.
+   * Nothing is created; the plan is remembered under `tmpId` for {@link explain}.
+   */
+  async validate(sql: string, tmpId: string): Promise<ValidationResult> {
+    assertTmpId(tmpId);
+    this.plans.forget(tmpId);
+    const verdict = checkSingleSelect(sql);
+    if (!verdict.ok) {
+      return { ok: false, tmpId, kind: verdict.cause === 'parse' ? 'syntax' : 'semantic', error: `refused before reaching DuckDB: ${verdict.reason}` };
+    }
+    try {
+      const plan = await this.planOf(sql);
+      this.plans.remember(tmpId, sql, plan);
+      return { ok: true, tmpId };
+    } catch (err) {
+      if (err instanceof RefusedQueryError) return { ok: false, tmpId, kind: 'semantic', error: err.message };
+      if (err instanceof TargetQueryError) throw err;
+      const message = errorText(err);
+      if (isDuckDbInfrastructureError(message)) throw new TargetQueryError(`DuckDB failed while validating: ${message}`, { cause: err });
+      return { ok: false, tmpId, kind: classifyDuckDbError(message), error: message };
+    }
+  }
+
+  /**
+   * The `EXPLAIN` plan of the SQL last validated under `tmpId` in this process. A process that did
+   * not validate it (the explainer service, typically) has nothing to show: use {@link explainSql}.
+   */
+  async explain(tmpId: string): Promise<string> {
+    const record = this.plans.get(tmpId);
+    if (!record) {
+      throw new Error(`no SQL was validated under ${tmpId} in this process, so there is no plan to show`);
+    }
+    return record.plan;
+  }
+
+  /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
+  async explainSql(sql: string): Promise<string> {
+    const verdict = checkSingleSelect(sql);
+    if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
+    return this.planOf(sql);
+  }
+
+  /** Forgets the plan; there is nothing in the database to delete. */
+  async cleanup(tmpId: string): Promise<void> {
+    assertTmpId(tmpId);
+    this.plans.forget(tmpId);
+  }
+
+  /** SQL targets have no pipeline to apply: the output is the SQL and its preview. */
+  buildPipelineRequest(): null {
+    return null;
+  }
+
+  /**
+   * The first {@link DuckDbTargetOptions.previewRows} rows of the SELECT, read-only and
+   * time-limited, with JSON-safe values. Throws {@link TargetQueryError} when the text is refused,
+   * the query fails, or it runs past the time limit.
+   */
+  async preview(sql: string): Promise<Preview> {
+    const verdict = checkSingleSelect(sql);
+    if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
+    try {
+      return await this.withConnection(async (connection) => {
+        const reader = await runSingle(connection, previewQuery(sql, this.previewRows + 1), StatementType.SELECT);
+        const rows = reader.convertRows(previewValueConverter).map((row) => row.map(jsonSafe));
+        return { columns: reader.columnNames(), rows: rows.slice(0, this.previewRows), truncated: rows.length > this.previewRows };
+      });
+    } catch (err) {
+      if (err instanceof TargetQueryError) throw err;
+      throw new TargetQueryError(`DuckDB could not run the preview: ${errorText(err)}`, { cause: err });
+    }
+  }
+
+  /** Closes the database. The next call opens it again. */
+  async close(): Promise<void> {
+    const instance = this.instance;
+    this.instance = null;
+    if (instance) (await instance.catch(() => null))?.closeSync();
+  }
+
+  private async planOf(sql: string): Promise<string> {
+    return this.withConnection(async (connection) => {
+      // Preparing the draft on its own first makes DuckDB's errors point into the draft itself
+      // rather than into `EXPLAIN <draft>`, and re-checks its statement count and type.
+      await prepareOnly(connection, sql, StatementType.SELECT);
+      const reader = await runSingle(connection, `EXPLAIN ${sql}`, StatementType.EXPLAIN);
+      const rows = reader.getRowObjectsJS();
+      return rows.map((r) => String(r.explain_value ?? '')).join('\n').trimEnd();
+    });
+  }
+
+  /** Runs a catalog query of this adapter (never user text) and returns rows as JS objects. */
+  private async query(sql: string, params?: DuckDBValue[]): Promise<Record<string, unknown>[]> {
+    return this.withConnection(async (connection) => (await runSingle(connection, sql, StatementType.SELECT, params)).getRowObjectsJS());
+  }
+
+  /**
+   * Runs `work` on a fresh connection under the time limit. On timeout the connection is
+   * interrupted (repeatedly, until the work settles) and the call fails with a
+   * {@link TargetQueryError}; the connection is closed once DuckDB lets go of it.
+   */
+  private async withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const instance = await this.open();
+    const connection = await instance.connect();
+    let timedOut = false;
+    let repeat: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      connection.interrupt();
+      repeat = setInterval(() => connection.interrupt(), INTERRUPT_REPEAT_MS);
+    }, this.queryTimeoutMs);
+    let release = true;
+    const running = work(connection);
+    try {
+      let giveUp: NodeJS.Timeout | undefined;
+      const stuck = new Promise<'stuck'>((resolve) => {
+        giveUp = setTimeout(() => resolve('stuck'), this.queryTimeoutMs + INTERRUPT_GRACE_MS);
+      });
+      const outcome = await Promise.race([running.then((value) => ({ value })), stuck]).finally(() => clearTimeout(giveUp));
+      if (outcome === 'stuck') {
+        release = false;
+        throw new TargetQueryError(`query exceeded the ${this.queryTimeoutMs} ms time limit and did not stop when interrupted`);
+      }
+      return outcome.value;
+    } catch (err) {
+      if (timedOut && !(err instanceof TargetQueryError) && isDuckDbInterrupt(errorText(err))) {
+        throw new TargetQueryError(`query exceeded the ${this.queryTimeoutMs} ms time limit`, { cause: err });
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      const done = (): void => {
+        clearInterval(repeat);
+        connection.closeSync();
+      };
+      if (release) done();
+      else void running.then(done, done);
+    }
+  }
+
+  private open(): Promise<DuckDBInstance> {
+    if (!this.instance) {
+      const opening = this.openInstance();
+      this.instance = opening;
+      // A failed open must not stick: the file may appear later (ensureDemoDatabase in another process).
+      opening.catch(() => {
+        if (this.instance === opening) this.instance = null;
+      });
+    }
+    return this.instance;
+  }
+
+  private async openInstance(): Promise<DuckDBInstance> {
+    const options: Record<string, string> = {
+      // Queries read this database's tables and nothing else: no files, no network, no
+      // extension downloads, and no SET to undo any of it.
+      enable_external_access: 'false',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      lock_configuration: 'true',
+    };
+    if (this.readOnly) options.access_mode = 'READ_ONLY';
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(this.path, options);
+    } catch (err) {
+      throw new TargetQueryError(`could not open the DuckDB database ${this.path}${this.readOnly ? ' read-only' : ''}: ${errorText(err)}`, {
+        cause: err,
+      });
+    }
+    if (this.setup) {
+      const connection = await instance.connect();
+      try {
+        await this.setup(connection);
+      } catch (err) {
+        instance.closeSync();
+        throw new Error(`the DuckDB setup for ${this.path} failed`, { cause: err });
+      } finally {
+        connection.closeSync();
+      }
+    }
+    return instance;
+  }
+}
+
+function isMemoryPath(path: string): boolean {
+  return path === ':memory:' || path === '' || path.startsWith(':memory:');
+}
+
+function assertTmpId(id: string): void {
+  if (!isTmpPipelineId(id)) {
+    throw new Error(`refusing temp id ${JSON.stringify(id)}: temp ids start with ${TMP_PIPELINE_PREFIX}`);
+  }
+}
+
+/**
+ * The message of an error from the native binding. Checked structurally, not with `instanceof`:
+ * the addon creates its errors in the main realm, which is not the realm of a Jest test.
+ */
+function errorText(err: unknown): string {
+  if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') return err.message;
+  return String(err);
+}
+
+/**
+ * Prepares `sql` and checks that DuckDB's own parser sees exactly one statement of the expected
+ * type: the database-side twin of the parser check, so a text the two parsers read differently
+ * still cannot run a second statement or a write.
+ */
+async function prepareChecked(connection: DuckDBConnection, sql: string, expected: StatementType) {
+  const extracted = await connection.extractStatements(sql);
+  if (extracted.count !== 1) {
+    throw new RefusedQueryError(`exactly one statement is allowed; DuckDB found ${extracted.count}`, 'not_select');
+  }
+  const prepared = await extracted.prepare(0);
+  if (prepared.statementType !== expected) {
+    const found = StatementType[prepared.statementType] ?? String(prepared.statementType);
+    prepared.destroySync();
+    throw new RefusedQueryError(`only ${StatementType[expected]} is allowed; DuckDB read the text as ${found}`, 'not_select');
+  }
+  return prepared;
+}
+
+async function prepareOnly(connection: DuckDBConnection, sql: string, expected: StatementType): Promise<void> {
+  (await prepareChecked(connection, sql, expected)).destroySync();
+}
+
+async function runSingle(connection: DuckDBConnection, sql: string, expected: StatementType, params?: DuckDBValue[]): Promise<DuckDBResultReader> {
+  const prepared = await prepareChecked(connection, sql, expected);
+  try {
+    if (params) prepared.bind(params);
+    return await prepared.runAndReadAll();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** Groups `information_schema.columns` rows into streams, keeping the query's order. */
+function groupColumns(rows: Record<string, unknown>[]): StreamInfo[] {
+  const byTable = new Map<string, StreamInfo>();
+  for (const row of rows) {
+    const table = String(row.table_name);
+    const info = byTable.get(table) ?? { name: table, columns: [] };
+    byTable.set(table, info);
+    info.columns.push(duckDbColumn(String(row.column_name), String(row.data_type)));
+  }
+  return [...byTable.values()];
+}

@@ -1,0 +1,193 @@
+import type { FunctionInfo } from '../port';
+
+/**
+ * The function catalogue of the SQL targets (shared by DuckDB and PostgreSQL): the database lists
+ * thousands of functions and overloads, far too many for a prompt, so each adapter reads only the
+ * names below from its own catalog (`duckdb_functions()`, `pg_proc`) and folds the overloads into
+ * one entry each. Names the database does not have simply do not appear.
+ */
+
+/** Functions the model is likely to need for analytics over the demo-like tables, DuckDB spelling. */
+export const DUCKDB_FUNCTION_NAMES: readonly string[] = [
+  // aggregates
+  'count', 'count_if', 'sum', 'avg', 'min', 'max', 'median', 'mode', 'stddev', 'stddev_pop', 'stddev_samp',
+  'variance', 'var_pop', 'var_samp', 'quantile_cont', 'quantile_disc', 'approx_count_distinct', 'approx_quantile',
+  'arg_max', 'arg_min', 'max_by', 'min_by', 'first', 'last', 'any_value', 'list', 'string_agg', 'bool_and', 'bool_or',
+  'corr', 'covar_pop', 'regr_slope', 'histogram',
+  // window
+  'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value',
+  'nth_value',
+  // date and time
+  'date_trunc', 'time_bucket', 'date_part', 'datepart', 'date_diff', 'datediff', 'date_sub', 'date_add', 'strftime', 'strptime',
+  'epoch', 'epoch_ms', 'make_timestamp', 'make_date', 'to_timestamp', 'now', 'current_date', 'today', 'age', 'year', 'month',
+  'day', 'hour', 'minute', 'second', 'dayofweek', 'isodow', 'dayname', 'monthname', 'week', 'quarter', 'last_day',
+  'to_seconds', 'to_minutes', 'to_hours', 'to_days',
+  // strings
+  'lower', 'upper', 'concat', 'concat_ws', 'length', 'substring', 'replace', 'trim', 'ltrim', 'rtrim', 'lpad', 'rpad', 'left',
+  'right', 'strpos', 'contains', 'starts_with', 'ends_with', 'split_part', 'string_split', 'regexp_matches',
+  'regexp_replace', 'regexp_extract', 'reverse', 'repeat', 'format', 'printf', 'md5', 'levenshtein',
+  // math
+  'round', 'abs', 'floor', 'ceil', 'trunc', 'sqrt', 'cbrt', 'pow', 'exp', 'ln', 'log', 'log10', 'log2', 'sign', 'fmod',
+  'greatest', 'least', 'pi', 'isnan', 'isinf', 'isfinite',
+  // conditional and conversion
+  'coalesce', 'ifnull', 'nullif', 'if', 'typeof',
+  // lists, structs, JSON
+  'list_value', 'len', 'array_length', 'list_contains', 'list_aggregate', 'struct_extract', 'struct_pack',
+  'json_extract', 'json_extract_string',
+];
+
+/** The same for PostgreSQL (pg_catalog spelling). */
+export const POSTGRES_FUNCTION_NAMES: readonly string[] = [
+  // aggregates
+  'count', 'sum', 'avg', 'min', 'max', 'stddev', 'stddev_pop', 'stddev_samp', 'variance', 'var_pop', 'var_samp',
+  'percentile_cont', 'percentile_disc', 'mode', 'string_agg', 'array_agg', 'bool_and', 'bool_or', 'every', 'corr',
+  'covar_pop', 'covar_samp', 'regr_slope', 'regr_intercept',
+  // window
+  'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value',
+  'nth_value',
+  // date and time
+  'date_trunc', 'date_bin', 'date_part', 'extract', 'age', 'now', 'to_char', 'to_timestamp', 'to_date', 'make_timestamp',
+  'make_date', 'make_interval', 'isfinite',
+  // strings
+  'lower', 'upper', 'initcap', 'concat', 'concat_ws', 'length', 'char_length', 'substring', 'substr', 'replace', 'btrim',
+  'ltrim', 'rtrim', 'lpad', 'rpad', 'left', 'right', 'strpos', 'starts_with', 'split_part', 'string_to_array',
+  'regexp_match', 'regexp_matches', 'regexp_replace', 'reverse', 'repeat', 'format', 'md5',
+  // math
+  'round', 'abs', 'floor', 'ceil', 'ceiling', 'trunc', 'sqrt', 'cbrt', 'power', 'exp', 'ln', 'log', 'log10', 'sign', 'mod',
+  'div', 'pi', 'width_bucket',
+  // arrays and JSON
+  'array_length', 'cardinality', 'jsonb_extract_path_text', 'json_extract_path_text',
+];
+
+/**
+ * Functions both databases parse as SQL syntax rather than catalog entries (so neither catalog
+ * lists them, or not under these names), yet drafts call them like functions; a catalog without
+ * them would make a local check refuse perfectly good SQL.
+ */
+export const SYNTAX_FUNCTIONS: readonly FunctionInfo[] = [
+  {
+    name: 'coalesce',
+    kind: 'scalar',
+    aliases: [],
+    signature: 'coalesce(value, values...)',
+    description: 'The first argument that is not NULL.',
+    contexts: [],
+  },
+  {
+    name: 'nullif',
+    kind: 'scalar',
+    aliases: [],
+    signature: 'nullif(a, b)',
+    description: 'NULL when a equals b, otherwise a (e.g. to avoid division by zero).',
+    contexts: [],
+  },
+  {
+    name: 'greatest',
+    kind: 'scalar',
+    aliases: [],
+    signature: 'greatest(values...)',
+    description: 'The largest argument.',
+    contexts: [],
+  },
+  { name: 'least', kind: 'scalar', aliases: [], signature: 'least(values...)', description: 'The smallest argument.', contexts: [] },
+];
+
+/** Ranking and offset functions; catalogs list them as aggregates, but they need `OVER (…)`. */
+const WINDOW_ONLY = new Set(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value', 'nth_value']);
+
+/** One catalog row: a single overload of a function. */
+export interface FunctionOverload {
+  name: string;
+  kind: 'scalar' | 'aggregate' | 'window';
+  /** Parameter names, or types where the catalog has no names (PostgreSQL built-ins). */
+  params: string[];
+  variadic: boolean;
+  description: string;
+  /** The function this name is an alias of (DuckDB `alias_of`). */
+  aliasOf?: string | null;
+}
+
+/**
+ * Signatures that the overloads cannot express well (`count(*)`, ordered-set aggregates) or whose
+ * catalog parameter names mislead (`strftime` lists both argument orders).
+ */
+const SIGNATURE_OVERRIDES: Record<string, string> = {
+  count: 'count(*) | count(x) | count(DISTINCT x)',
+  strftime: 'strftime(ts, format)',
+  time_bucket: 'time_bucket(bucket_width, ts, [origin])',
+  percentile_cont: 'percentile_cont(fraction) WITHIN GROUP (ORDER BY x)',
+  percentile_disc: 'percentile_disc(fraction) WITHIN GROUP (ORDER BY x)',
+  mode: 'mode() WITHIN GROUP (ORDER BY x)',
+  extract: 'extract(field FROM source)',
+};
+
+/**
+ * Folds overloads into one {@link FunctionInfo} per function (aliases merged into the function
+ * they alias), keeping only names in `wanted` (or whose alias target is wanted), sorted by name.
+ */
+export function foldOverloads(overloads: readonly FunctionOverload[], wanted: readonly string[]): FunctionInfo[] {
+  const wantedSet = new Set(wanted);
+  const groups = new Map<string, { overloads: FunctionOverload[]; aliases: Set<string> }>();
+  for (const o of overloads) {
+    const canonical = o.aliasOf && o.aliasOf !== o.name ? o.aliasOf : o.name;
+    if (!wantedSet.has(canonical) && !wantedSet.has(o.name)) continue;
+    const group = groups.get(canonical) ?? { overloads: [], aliases: new Set<string>() };
+    groups.set(canonical, group);
+    if (canonical === o.name) group.overloads.push(o);
+    else group.aliases.add(o.name);
+  }
+  const out: FunctionInfo[] = [];
+  for (const [name, group] of groups) {
+    // An alias whose target row is absent from the catalog still describes the function.
+    const rows = group.overloads.length > 0 ? group.overloads : overloads.filter((o) => o.aliasOf === name);
+    if (rows.length === 0) continue;
+    const kind = WINDOW_ONLY.has(name) ? 'window' : rows.some((r) => r.kind === 'aggregate') ? 'aggregate' : rows[0]?.kind ?? 'scalar';
+    out.push({
+      name,
+      kind,
+      aliases: [...group.aliases].sort(),
+      signature: SIGNATURE_OVERRIDES[name] ?? compactSignature(name, rows),
+      description: shortDescription(rows.find((r) => r.description.trim() !== '')?.description ?? ''),
+      contexts: [],
+    });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Adds {@link SYNTAX_FUNCTIONS} the catalog did not already report. */
+export function withSyntaxFunctions(functions: FunctionInfo[]): FunctionInfo[] {
+  const known = new Set(functions.flatMap((f) => [f.name, ...f.aliases]));
+  const extra = SYNTAX_FUNCTIONS.filter((f) => !known.has(f.name)).map((f) => ({ ...f, aliases: [...f.aliases], contexts: [...f.contexts] }));
+  return [...functions, ...extra].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * `round(x, [precision])`: parameter names from the longest overload, those beyond the shortest
+ * overload's arity optional; a variadic function ends in `name...`.
+ */
+export function compactSignature(name: string, overloads: readonly Pick<FunctionOverload, 'params' | 'variadic'>[]): string {
+  if (overloads.length === 0) return `${name}()`;
+  const minArity = Math.min(...overloads.map((o) => o.params.length));
+  const longest = overloads.reduce((a, b) => (b.params.length > a.params.length ? b : a));
+  const variadic = overloads.some((o) => o.variadic);
+  const params = longest.params.map((p, i) => {
+    const label = paramLabel(p, i, longest.params.length);
+    if (variadic && i === longest.params.length - 1) return `${label}...`;
+    return i < minArity ? label : `[${label}]`;
+  });
+  if (variadic && params.length === 0) params.push('values...');
+  return `${name}(${params.join(', ')})`;
+}
+
+/** DuckDB names unnamed parameters `col0`, `col1`; `x` / `arg2` read better in a prompt. */
+function paramLabel(param: string, index: number, count: number): string {
+  if (/^col\d+$/.test(param) || param.trim() === '') return count === 1 ? 'x' : `arg${index + 1}`;
+  return param;
+}
+
+/** The first sentence, capped, so a catalog of ~150 functions stays prompt-sized. */
+function shortDescription(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(oneLine)?.[1] ?? oneLine;
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Starts the whole product on this machine: installs what it needs, starts Redis when none is
+# reachable, builds, and runs all six services as separate processes until Ctrl-C.
+# Configuration comes from the environment (and .env when present); see README "Configuration".
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$PWD"
+bash scripts/bootstrap.sh
+source scripts/env.sh
+if [ -f .env ]; then set -a; source .env; set +a; fi
+
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+export GATEWAY_HOST="${GATEWAY_HOST:-127.0.0.1}" GATEWAY_PORT="${GATEWAY_PORT:-3000}"
+SERVICES=(validator router-llm sql-drafter explainer janitor gateway)
+PIDS=()
+LOG_DIR="$ROOT/tmp/logs"
+mkdir -p "$LOG_DIR"
+
+log() { printf '[start] %s\n' "$*" >&2; }
+
+stop_all() {
+  log "stopping services"
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ -n "${REDIS_PID_FILE:-}" ] && [ -f "$REDIS_PID_FILE" ]; then
+    kill -TERM "$(cat "$REDIS_PID_FILE")" 2>/dev/null || true
+  fi
+}
+trap stop_all EXIT
+trap 'exit 0' INT TERM
+
+redis_host_port() { node -e 'const u=new URL(process.argv[1]);console.log(`${u.hostname} ${u.port||6379}`)' "$REDIS_URL"; }
+read -r RHOST RPORT < <(redis_host_port)
+if ! redis-cli -h "$RHOST" -p "$RPORT" ping >/dev/null 2>&1; then
+  if [ "$RHOST" != 127.0.0.1 ] && [ "$RHOST" != localhost ]; then
+    log "Redis at $REDIS_URL is not reachable"; exit 1
+  fi
+  # Append-only persistence so sessions survive a Redis restart.
+  mkdir -p "$ROOT/data/redis"
+  REDIS_PID_FILE="$ROOT/data/redis/redis.pid"
+  redis-server --port "$RPORT" --bind 127.0.0.1 --dir "$ROOT/data/redis" --appendonly yes \
+    --daemonize yes --pidfile "$REDIS_PID_FILE" --logfile "$LOG_DIR/redis.log"
+  for _ in $(seq 1 50); do redis-cli -p "$RPORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  log "started redis-server on 127.0.0.1:$RPORT (data in data/redis)"
+fi
+
+log "building"
+npm run --silent build
+
+for svc in "${SERVICES[@]}"; do
+  node "dist/apps/$svc/src/main.js" >>"$LOG_DIR/$svc.log" 2>&1 &
+  PIDS+=("$!")
+done
+
+URL="http://$GATEWAY_HOST:$GATEWAY_PORT"
+for _ in $(seq 1 100); do
+  curl -fs "$URL/health" >/dev/null 2>&1 && break
+  for pid in "${PIDS[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then log "a service exited at start; see $LOG_DIR"; tail -n 20 "$LOG_DIR"/*.log >&2; exit 1; fi
+  done
+  sleep 0.2
+done
+curl -fs "$URL/health" >/dev/null || { log "gateway did not become healthy; see $LOG_DIR"; exit 1; }
+
+cat <<INFO
+nl2pipeline is running.
+  gateway:   $URL   (OpenAPI: $URL/openapi.json, docs: $URL/docs)
+  target:    ${TARGET:-veloflux}  ${VELOFLUX_URL:+(Manager at $VELOFLUX_URL)}
+  LLM:       ${LLM_BASE_URL:-http://127.0.0.1:11434/v1} model ${LLM_MODEL:-gpt-4o-mini}
+             (any OpenAI-compatible server: set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL)
+  logs:      $LOG_DIR
+Press Ctrl-C to stop.
+INFO
+wait -n "${PIDS[@]}" || true
+log "a service exited; stopping the rest"
