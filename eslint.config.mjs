@@ -6,7 +6,19 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.nx/**', 'coverage/**', 'reports/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.tools/**',
+      '.nx/**',
+      'coverage/**',
+      'reports/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
   {
@@ -27,13 +39,35 @@ export default tseslint.config(
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contract', 'type:infra'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain'] },
-            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain', 'type:test', 'type:app'] },
+            {
+              sourceTag: 'type:test',
+              onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain', 'type:test', 'type:app'],
+            },
           ],
         },
       ],
       'no-restricted-properties': [
         'error',
-        ...['describe', 'it', 'test'].map((object) => ({ object, property: 'only', message: 'Do not commit focused tests.' })),
+        ...['describe', 'it', 'test'].map((object) => ({
+          object,
+          property: 'only',
+          message: 'Do not commit focused tests.',
+        })),
+      ],
+    },
+  },
+  {
+    // Test utilities (fakes, the scripted LLM) may be imported by specs only.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          depConstraints: [
+            { sourceTag: '*', onlyDependOnLibsWithTags: ['type:contract', 'type:infra', 'type:domain', 'type:test'] },
+          ],
+        },
       ],
     },
   },

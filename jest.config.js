@@ -17,7 +17,16 @@ const transform = {
 };
 
 // ESM-only packages (NestJS 12 and the ESM packages it loads) that tests must compile to CommonJS.
-const ESM_PACKAGES = ['@nestjs', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer', 'load-esm'];
+const ESM_PACKAGES = [
+  '@nestjs',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'peek-readable',
+  'uint8array-extras',
+  '@tokenizer',
+  'load-esm',
+];
 
 const common = {
   transform: { ...transform, '^.+/node_modules/.+\\.m?js$': '<rootDir>/tools/jest/esm-to-cjs-transformer.js' },

@@ -39,7 +39,9 @@ describe('end to end: six services as separate processes, driven over HTTP only'
   it('serves its OpenAPI document', async () => {
     const doc = await api.request('GET', '/openapi.json');
     expect(doc.status).toBe(200);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/v1/sessions', '/v1/sessions/{id}/turns', '/nl2pipeline/turn']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/sessions', '/v1/sessions/{id}/turns', '/nl2pipeline/turn']),
+    );
   });
 
   it('happy path to need_confirm, then confirm', async () => {
@@ -69,6 +71,8 @@ describe('end to end: six services as separate processes, driven over HTTP only'
     expect(view.sql).toBe(GOOD_SQL);
     expect(view.assumptions).toEqual(['processing time']);
     expect(view.attempts.failures).toHaveLength(1);
-    expect(JSON.stringify(script.callsOf('revise')[0].messages)).toContain('must be an aggregate or appear in GROUP BY');
+    expect(JSON.stringify(script.callsOf('revise')[0].messages)).toContain(
+      'must be an aggregate or appear in GROUP BY',
+    );
   });
 });

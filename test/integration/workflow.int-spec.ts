@@ -69,7 +69,10 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
   it('repair: the engine rejects an unknown column, the reviser gets its error, the second SQL passes', async () => {
     // Schema drift: the stream loses `humidity` after the session read its schema, so the local
     // check passes and the engine itself rejects the column with its own error text.
-    const drifted = GOOD_SQL.replace('avg(temperature) AS avg_temp', 'avg(temperature) AS avg_temp, max(humidity) AS max_hum');
+    const drifted = GOOD_SQL.replace(
+      'avg(temperature) AS avg_temp',
+      'avg(temperature) AS avg_temp, max(humidity) AS max_hum',
+    );
     script
       .route(nl2sql())
       .draft(() => {
@@ -119,7 +122,7 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
   it('local prevalidation catches an invented column before any engine call', async () => {
     script
       .route(nl2sql())
-      .draft('SELECT device_id, avg(temp_celsius) FROM sensor_stream GROUP BY device_id, tumblingwindow(\'ss\', 10)')
+      .draft("SELECT device_id, avg(temp_celsius) FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10)")
       .revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
     const id = await api.createSession();
     const view = await api.turn(id, { text: REQUEST });
@@ -139,7 +142,8 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     manager.rejectNextCreate(400, unknownFn(1));
     manager.rejectNextCreate(400, unknownFn(2));
     manager.rejectNextCreate(400, unknownFn(3));
-    const sql = (n: number) => `SELECT device_id, max(temperature) + ${n} AS m FROM sensor_stream GROUP BY device_id, countwindow(5)`;
+    const sql = (n: number) =>
+      `SELECT device_id, max(temperature) + ${n} AS m FROM sensor_stream GROUP BY device_id, countwindow(5)`;
     script
       .route(nl2sql())
       .draft(sql(1))
@@ -299,6 +303,8 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     const draft = trace.records.find((r: { node: string }) => r.node === 'draft_sql');
     expect(draft.llm[0]).toMatchObject({ model: 'scripted-preview' });
     const validate = trace.records.find((r: { node: string }) => r.node === 'validate');
-    expect(validate.engine).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'POST', route: '/pipelines', status: 201 })]));
+    expect(validate.engine).toEqual(
+      expect.arrayContaining([expect.objectContaining({ method: 'POST', route: '/pipelines', status: 201 })]),
+    );
   });
 });

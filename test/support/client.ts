@@ -26,7 +26,11 @@ export class GatewayClient {
 
   /** Posts a turn in wait mode and returns the session view once the turn stops. */
   async turn(sessionId: string, body: Record<string, unknown>): Promise<any> {
-    const res = await this.request('POST', `/v1/sessions/${sessionId}/turns`, { ...body, wait: true, timeout_ms: 30_000 });
+    const res = await this.request('POST', `/v1/sessions/${sessionId}/turns`, {
+      ...body,
+      wait: true,
+      timeout_ms: 30_000,
+    });
     if (res.status !== 200) throw new Error(`turn: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }

@@ -1,4 +1,10 @@
-import { DRAFT_SYSTEM_MARK, REVISE_SYSTEM_MARK, ROUTER_SYSTEM_MARK, type ReviseOutput, type RouterOutput } from '@nl2p/prompts';
+import {
+  DRAFT_SYSTEM_MARK,
+  REVISE_SYSTEM_MARK,
+  ROUTER_SYSTEM_MARK,
+  type ReviseOutput,
+  type RouterOutput,
+} from '@nl2p/prompts';
 import type { ScriptedLlm, ScriptedReply, ScriptedRequest } from '@nl2p/testing';
 
 /** A scripted answer: the value, a raw reply (errors, delays), or a function computing either. */
@@ -52,7 +58,8 @@ export class LlmScript {
     const scripted = queue.shift();
     // A function runs when the call arrives: it can change the world (e.g. the engine) first.
     const next = typeof scripted === 'function' ? scripted(req) : scripted;
-    if (next === undefined) return { status: 400, body: `no scripted ${kind} answer left`, headers: { 'x-should-retry': 'false' } };
+    if (next === undefined)
+      return { status: 400, body: `no scripted ${kind} answer left`, headers: { 'x-should-retry': 'false' } };
     if (typeof next === 'string') return { content: next };
     if (isReply(next)) return next;
     return { content: JSON.stringify(next) };

@@ -31,7 +31,10 @@ export class ServiceProcess {
   start(): void {
     const main = path.join(ROOT, 'dist/apps', this.name, 'src/main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` before the e2e tests`);
-    this.child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH ?? '', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const keep = (b: Buffer) => {
       this.output = (this.output + b.toString()).slice(-20_000);
     };

@@ -42,11 +42,17 @@ module.exports = async function globalSetup() {
   if (hasBinary('redis-server')) {
     const port = await freePort();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl2p-redis-'));
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitForPort(port, 10_000);
-    globalThis.__NL2P_REDIS__ = { stop: async () => (child.kill('SIGTERM'), fs.rmSync(dir, { recursive: true, force: true })) };
+    globalThis.__NL2P_REDIS__ = {
+      stop: async () => (child.kill('SIGTERM'), fs.rmSync(dir, { recursive: true, force: true })),
+    };
     process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
     return;
   }

@@ -43,11 +43,11 @@ export interface Catalog {
   dialectNotes: string[];
 }
 
-export type EngineErrorKind = 'syntax' | 'unknown_stream' | 'unknown_column' | 'unknown_function' | 'semantic' | 'other';
+export type EngineErrorKind =
+  'syntax' | 'unknown_stream' | 'unknown_column' | 'unknown_function' | 'semantic' | 'other';
 
 export type ValidationResult =
-  | { ok: true; tmpId: string }
-  | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
+  { ok: true; tmpId: string } | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
 
 /**
  * A target engine (ARCHITECTURE §7): grounding reads, validation, explain and cleanup.

@@ -98,7 +98,7 @@ describe('OpenAiLlmClient over HTTP (ScriptedLlm)', () => {
     expect(result.value).toEqual({ intent: 'create', tables: [] });
     expect(result.text).toBe(good);
     expect(llm.requests).toHaveLength(2);
-    const followUp = llm.requests[1]!.messages;
+    const followUp = llm.requests[1].messages;
     expect(followUp.slice(0, messages.length)).toEqual(messages);
     expect(followUp[messages.length]).toEqual({ role: 'assistant', content: bad });
     expect(followUp[messages.length + 1]?.role).toBe('user');
@@ -111,9 +111,7 @@ describe('OpenAiLlmClient over HTTP (ScriptedLlm)', () => {
   it('tells the model which schema rule failed, and gives up after the corrective call', async () => {
     llm.enqueue({ content: '{"intent": "delete", "tables": []}' }, { content: '{"intent": "create"}' });
 
-    const error = await rejectionOf(
-      client().json({ role: 'router', messages, schema: Intent, schemaName: 'intent' }),
-    );
+    const error = await rejectionOf(client().json({ role: 'router', messages, schema: Intent, schemaName: 'intent' }));
 
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/"intent".*corrective.*tables/s);

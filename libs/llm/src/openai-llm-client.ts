@@ -1,14 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
-import type {
-  ChatCompletionCreateParamsBase,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { extractJson } from './extract-json';
 import {
@@ -196,7 +188,7 @@ export class OpenAiLlmClient implements LlmClient {
       case 'json_schema': {
         let jsonSchema: Record<string, unknown>;
         try {
-          jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+          jsonSchema = z.toJSONSchema(schema);
         } catch (error) {
           // A schema with transforms/custom types has no JSON Schema form: a programming error.
           throw new LlmError(
@@ -335,7 +327,8 @@ export class OpenAiLlmClient implements LlmClient {
       detail = `connection error (${error.message})`;
     } else if (error instanceof APIError) {
       // No status: an error event inside an SSE stream, i.e. a server-side failure mid-answer.
-      retryable = error.status === undefined || isRetryableStatus(error.status);
+      const status = error.status as number | undefined;
+      retryable = status === undefined || isRetryableStatus(status);
       detail = error.message;
     } else {
       retryable = false;
@@ -368,7 +361,7 @@ interface Completion {
 function sameRealmError(error: unknown): unknown {
   if (error instanceof Error || typeof error !== 'object' || error === null) return error;
   const { name, message } = error as { name?: unknown; message?: unknown };
-  const local = new Error(typeof message === 'string' ? message : String(error), { cause: error });
+  const local = new Error(typeof message === 'string' ? message : 'non-Error thrown', { cause: error });
   if (typeof name === 'string') local.name = name;
   return local;
 }

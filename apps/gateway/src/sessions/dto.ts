@@ -75,7 +75,10 @@ export class TurnDto {
   @IsBoolean()
   confirm?: boolean;
 
-  @ApiPropertyOptional({ description: 'What to change in the draft waiting for confirmation', maxLength: MAX_TURN_TEXT })
+  @ApiPropertyOptional({
+    description: 'What to change in the draft waiting for confirmation',
+    maxLength: MAX_TURN_TEXT,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TURN_TEXT)

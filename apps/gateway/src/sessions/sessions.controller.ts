@@ -33,9 +33,15 @@ export class SessionsController {
   @Post(':id/turns')
   @ApiOperation({
     summary: 'Post a turn: a request, a stream choice, an answer, a confirmation or feedback',
-    description: 'Answers 202 with the running view, or with `wait` 200 once the turn waits for the person or ends. 409 while another turn runs.',
+    description:
+      'Answers 202 with the running view, or with `wait` 200 once the turn waits for the person or ends. 409 while another turn runs.',
   })
-  async turn(@Param('id') id: string, @Body() dto: TurnDto, @Query('wait') waitQuery: string | undefined, @Res({ passthrough: true }) res: Response) {
+  async turn(
+    @Param('id') id: string,
+    @Body() dto: TurnDto,
+    @Query('wait') waitQuery: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { envelope, fromEventId } = await this.turns.startTurn(checkId(id), dto);
     const wait = dto.wait ?? (waitQuery === 'true' || waitQuery === '1');
     if (!wait || envelope.status !== 'running') {

@@ -57,7 +57,12 @@ export class TurnService implements OnApplicationShutdown {
    */
   async startTurn(sessionId: string, dto: TurnDto): Promise<{ envelope: Envelope; fromEventId: string }> {
     const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
-    if (input.text === undefined && input.confirm === undefined && input.feedback === undefined && input.stream === undefined) {
+    if (
+      input.text === undefined &&
+      input.confirm === undefined &&
+      input.feedback === undefined &&
+      input.stream === undefined
+    ) {
       throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream');
     }
     const current = await this.get(sessionId);
@@ -86,7 +91,12 @@ export class TurnService implements OnApplicationShutdown {
     try {
       let after = fromEventId;
       while (Date.now() < deadline) {
-        const batch = await this.events.waitAfter(blocking, sessionId, after, Math.min(5_000, Math.max(1, deadline - Date.now())));
+        const batch = await this.events.waitAfter(
+          blocking,
+          sessionId,
+          after,
+          Math.min(5_000, Math.max(1, deadline - Date.now())),
+        );
         if (batch.length) after = batch[batch.length - 1].id;
         if (batch.some((b) => b.event.turn_id === turnId && TERMINAL_EVENTS.has(b.event.type))) break;
         // A missed event (trimmed stream) must not make us wait forever: the checkpoint decides.

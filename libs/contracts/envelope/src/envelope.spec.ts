@@ -1,7 +1,12 @@
 import { EnvelopeValidationError, newSessionEnvelope, parseEnvelope } from './envelope';
 import { isTmpPipelineId, jobId, tmpPipelineId } from './ids';
 
-const env = newSessionEnvelope({ sessionId: 'c'.repeat(32), target: 'veloflux', maxAttempts: 3, sink: { type: 'nop', props: {} } });
+const env = newSessionEnvelope({
+  sessionId: 'c'.repeat(32),
+  target: 'veloflux',
+  maxAttempts: 3,
+  sink: { type: 'nop', props: {} },
+});
 
 describe('envelope', () => {
   it('round-trips through JSON and validation', () => {

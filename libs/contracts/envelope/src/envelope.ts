@@ -205,9 +205,7 @@ export class EnvelopeValidationError extends Error {
 export function parseEnvelope(value: unknown): Envelope {
   const parsed = Envelope.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new EnvelopeValidationError(`invalid envelope: ${issues}`, { cause: parsed.error });
   }
   return parsed.data;

@@ -2,7 +2,12 @@ import { NODE_NAMES, newSessionEnvelope, type Envelope, type Intent, type NodeNa
 import { END, GRAPH, nodesOf, type Next } from './graph';
 import { WORKFLOW_QUEUES } from './queues';
 
-const base = newSessionEnvelope({ sessionId: 'a'.repeat(32), target: 'veloflux', maxAttempts: 3, sink: { type: 'nop', props: {} } });
+const base = newSessionEnvelope({
+  sessionId: 'a'.repeat(32),
+  target: 'veloflux',
+  maxAttempts: 3,
+  sink: { type: 'nop', props: {} },
+});
 
 /** Representative states a node can leave behind: every branch an edge function looks at. */
 function variants(): Envelope[] {
@@ -28,7 +33,13 @@ describe('the workflow graph', () => {
   });
 
   it('reaches every node from the entry points pre_turn can choose', () => {
-    const entries: NodeName[] = ['init_session', 'ensure_active_stream', 'describe_stream', 'revise_sql', 'route_intent'];
+    const entries: NodeName[] = [
+      'init_session',
+      'ensure_active_stream',
+      'describe_stream',
+      'revise_sql',
+      'route_intent',
+    ];
     const seen = new Set<NodeName>(entries);
     const todo = [...entries];
     while (todo.length) {
@@ -65,8 +76,10 @@ describe('the workflow graph', () => {
     const path: Next[] = [];
     while (node !== END && path.length < 50) {
       path.push(node);
-      if (node === 'draft_sql' || node === 'revise_sql') e = { ...e, validation: { ...e.validation, attempt: e.validation.attempt + 1, error: null, ok: false } };
-      if (node === 'prevalidate') e = { ...e, validation: { ...e.validation, error: e.validation.attempt % 2 ? 'local' : null } };
+      if (node === 'draft_sql' || node === 'revise_sql')
+        e = { ...e, validation: { ...e.validation, attempt: e.validation.attempt + 1, error: null, ok: false } };
+      if (node === 'prevalidate')
+        e = { ...e, validation: { ...e.validation, error: e.validation.attempt % 2 ? 'local' : null } };
       if (node === 'validate') e = { ...e, validation: { ...e.validation, ok: false, error: 'engine' } };
       if (node === 'give_up') e = { ...e, interrupt: { type: 'need_clarification', question: 'q', choices: null } };
       node = GRAPH[node].next(e);
@@ -78,7 +91,9 @@ describe('the workflow graph', () => {
   it('stops at an interrupt instead of drafting without a stream or an answer', () => {
     const waiting = { ...base, interrupt: { type: 'need_stream' as const, question: 'which?', choices: ['s'] } };
     expect(GRAPH.ensure_active_stream.next(waiting)).toBe(END);
-    expect(GRAPH.draft_sql.next({ ...waiting, interrupt: { type: 'need_clarification', question: '?', choices: null } })).toBe(END);
+    expect(
+      GRAPH.draft_sql.next({ ...waiting, interrupt: { type: 'need_clarification', question: '?', choices: null } }),
+    ).toBe(END);
     expect(GRAPH.route_intent.next({ ...base, intent: 'ask_user' })).toBe(END);
   });
 

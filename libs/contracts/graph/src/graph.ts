@@ -32,7 +32,8 @@ const stopIfInterrupted =
     e.interrupt ? END : then;
 
 /** After a failed check: another revision while the budget lasts, else give up. */
-const reviseOrGiveUp = (e: Envelope): Next => (e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up');
+const reviseOrGiveUp = (e: Envelope): Next =>
+  e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up';
 
 /** The whole workflow (ARCHITECTURE §3). Every service imports this; none decides on its own. */
 export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {

@@ -2,8 +2,18 @@ import { newSessionEnvelope, type Envelope } from '@nl2p/envelope';
 import { HISTORY_LAST_N } from './history';
 import { matchStream, preTurn } from './pre-turn';
 
-const fresh = newSessionEnvelope({ sessionId: 'b'.repeat(32), target: 'veloflux', maxAttempts: 3, sink: { type: 'nop', props: {} } });
-const withStreams: Envelope = { ...fresh, streams: ['sensor_stream', 'vehicle'], request: 'avg temp', intent: 'nl2sql' };
+const fresh = newSessionEnvelope({
+  sessionId: 'b'.repeat(32),
+  target: 'veloflux',
+  maxAttempts: 3,
+  sink: { type: 'nop', props: {} },
+});
+const withStreams: Envelope = {
+  ...fresh,
+  streams: ['sensor_stream', 'vehicle'],
+  request: 'avg temp',
+  intent: 'nl2sql',
+};
 
 describe('preTurn', () => {
   it('starts a new request at init_session with a fresh budget and a new turn id', () => {
@@ -37,7 +47,11 @@ describe('preTurn', () => {
   it('feedback at need_confirm revises with a fresh attempt budget', () => {
     const pending: Envelope = {
       ...withStreams,
-      validation: { ...withStreams.validation, attempt: 3, failures: [{ attempt: 1, sql: 'x', stage: 'local', error: 'e' }] },
+      validation: {
+        ...withStreams.validation,
+        attempt: 3,
+        failures: [{ attempt: 1, sql: 'x', stage: 'local', error: 'e' }],
+      },
       interrupt: { type: 'need_confirm', question: 'ok?', choices: null },
     };
     const d = preTurn(pending, { feedback: 'threshold 35' });
@@ -54,7 +68,10 @@ describe('preTurn', () => {
   });
 
   it('a stream answer naming a real stream resumes the original request', () => {
-    const pending: Envelope = { ...withStreams, interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams } };
+    const pending: Envelope = {
+      ...withStreams,
+      interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams },
+    };
     for (const input of [{ stream: 'vehicle' }, { text: 'VEHICLE' }]) {
       const d = preTurn(pending, input);
       expect(d).toMatchObject({ kind: 'run', first: 'ensure_active_stream' });
@@ -63,11 +80,16 @@ describe('preTurn', () => {
         expect(d.envelope.request).toBe('avg temp');
       }
     }
-    expect(preTurn({ ...pending, intent: 'describe_stream' }, { stream: 'vehicle' })).toMatchObject({ first: 'describe_stream' });
+    expect(preTurn({ ...pending, intent: 'describe_stream' }, { stream: 'vehicle' })).toMatchObject({
+      first: 'describe_stream',
+    });
   });
 
   it('refuses a stream choice that is not a real stream, and treats other text as a new request', () => {
-    const pending: Envelope = { ...withStreams, interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams } };
+    const pending: Envelope = {
+      ...withStreams,
+      interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams },
+    };
     expect(preTurn(pending, { stream: 'nope' })).toMatchObject({ kind: 'reject' });
     expect(preTurn(pending, { text: 'show all streams please' })).toMatchObject({ kind: 'run', first: 'init_session' });
   });

@@ -81,7 +81,10 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
     const chosen = input.stream ?? text;
     const stream = chosen ? matchStream(previous.streams, chosen) : undefined;
     if (input.stream !== undefined && !stream) {
-      return { kind: 'reject', message: `unknown stream '${input.stream}'; choose one of: ${previous.streams.join(', ')}` };
+      return {
+        kind: 'reject',
+        message: `unknown stream '${input.stream}'; choose one of: ${previous.streams.join(', ')}`,
+      };
     }
     if (stream) {
       const resumed = { ...base, active_stream: stream, requested_stream: stream, stream_schema: null };

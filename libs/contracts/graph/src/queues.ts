@@ -10,5 +10,10 @@ export enum QueueName {
   Janitor = 'janitor',
 }
 
-export const WORKFLOW_QUEUES = [QueueName.RouterLlm, QueueName.SqlDrafter, QueueName.Validator, QueueName.Explainer] as const;
+export const WORKFLOW_QUEUES = [
+  QueueName.RouterLlm,
+  QueueName.SqlDrafter,
+  QueueName.Validator,
+  QueueName.Explainer,
+] as const;
 export type WorkflowQueue = (typeof WORKFLOW_QUEUES)[number];

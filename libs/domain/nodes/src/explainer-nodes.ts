@@ -33,7 +33,8 @@ export function explainerNodes({ engine }: { engine: EngineTarget }): NodeHandle
         ...e,
         interrupt: {
           type: 'need_confirm',
-          question: 'The engine accepted this SQL. Confirm to take the pipeline request, or send feedback to change it.',
+          question:
+            'The engine accepted this SQL. Confirm to take the pipeline request, or send feedback to change it.',
           choices: null,
         },
       };
@@ -48,7 +49,10 @@ export function explainerNodes({ engine }: { engine: EngineTarget }): NodeHandle
 /** What was tried, why each attempt failed, and the real names the person can use. */
 export function giveUpMessage(e: Envelope): string {
   const tried = e.validation.failures
-    .map((f) => `- attempt ${f.attempt} (${f.stage === 'local' ? 'local check' : 'engine'}): ${f.sql}\n  failed: ${f.error}`)
+    .map(
+      (f) =>
+        `- attempt ${f.attempt} (${f.stage === 'local' ? 'local check' : 'engine'}): ${f.sql}\n  failed: ${f.error}`,
+    )
     .join('\n');
   const columns = e.stream_schema?.columns.map((c) => c.name).join(', ') ?? '(unknown)';
   return [

@@ -60,7 +60,9 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
       if (!candidate) {
         return askForStream(
           e,
-          e.streams.length ? 'Which stream should the pipeline read from?' : 'The engine has no streams; create one first, then ask again.',
+          e.streams.length
+            ? 'Which stream should the pipeline read from?'
+            : 'The engine has no streams; create one first, then ask again.',
         );
       }
       if (e.stream_schema?.name === candidate) return { ...e, active_stream: candidate };
@@ -77,10 +79,14 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
         streams: e.streams,
         stream: schema?.name ?? e.active_stream ?? '',
         columns: schema?.columns ?? [],
-        functions: catalog.functions.map((f) => ({ name: f.name, aliases: f.aliases })),
+        functions: catalog.functions,
       });
       if (result.ok) {
-        return { ...e, draft: { ...e.draft, sql: result.sql }, validation: { ...e.validation, error: null, error_stage: null } };
+        return {
+          ...e,
+          draft: { ...e.draft, sql: result.sql },
+          validation: { ...e.validation, error: null, error_stage: null },
+        };
       }
       return failAttempt(e, 'local', result.errors.join('\n'), result.sql);
     },
@@ -90,7 +96,10 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
       const tmpId = tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt);
       const result = await engine.validate(sql, tmpId);
       if (result.ok) {
-        return { ...e, validation: { ...e.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId } };
+        return {
+          ...e,
+          validation: { ...e.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId },
+        };
       }
       return failAttempt(e, 'engine', result.error, sql);
     },

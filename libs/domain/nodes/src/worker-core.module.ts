@@ -26,7 +26,8 @@ export class WorkerCoreModule {
         {
           provide: Grounding,
           inject: [ENGINE, CatalogCache],
-          useFactory: (engine: EngineTarget, cache: CatalogCache<Catalog>) => new Grounding(engine, cache, engineKey(config)),
+          useFactory: (engine: EngineTarget, cache: CatalogCache<Catalog>) =>
+            new Grounding(engine, cache, engineKey(config)),
         },
       ],
       exports: [ENGINE, LLM_CLIENT, Grounding],

@@ -86,7 +86,10 @@ export function draftMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
  * already carries the catalog, so the list is cut to keep the repair prompt small.
  */
 export function compactEngineError(error: string): string {
-  return error.replace(/Available custom functions: \[[^\]]*\]/, 'Available custom functions: (see the function list above)');
+  return error.replace(
+    /Available custom functions: \[[^\]]*\]/,
+    'Available custom functions: (see the function list above)',
+  );
 }
 
 export const ReviseOutput = z.object({
@@ -101,7 +104,7 @@ export const REVISE_SYSTEM_MARK = 'You revise one SQL query';
 export function reviseMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
   const system = [
     `${REVISE_SYSTEM_MARK} for the ${catalog.dialect} engine.`,
-    'You get the person\'s request, the previous SQL, and the engine\'s error and/or the person\'s feedback.',
+    "You get the person's request, the previous SQL, and the engine's error and/or the person's feedback.",
     'Fix the SQL so the engine accepts it and it does what the person asked. Use only the listed stream, columns and functions.',
     'Answer with JSON only: {"sql": "<one SELECT statement>" | null, "questions": [..], "assumptions": [..]}.',
     'If you cannot fix it without the person, set sql to null and ask in `questions`.',

@@ -4,7 +4,10 @@ import { ensureDemoDatabase } from './demo-data';
  * `demo-data <path>`: creates the demo DuckDB file unless it exists. Returns the exit code and
  * writes one line to `out`, so the same function serves the CLI and tests.
  */
-export async function runDemoDataCli(args: readonly string[], out: (line: string) => void = console.log): Promise<number> {
+export async function runDemoDataCli(
+  args: readonly string[],
+  out: (line: string) => void = console.log,
+): Promise<number> {
   const [path, ...rest] = args;
   if (!path || rest.length > 0 || path.startsWith('-')) {
     out('usage: demo-data <path/to/demo.duckdb>   (creates the demo database unless the file exists)');

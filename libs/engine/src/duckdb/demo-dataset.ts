@@ -82,11 +82,13 @@ function literal(value: DemoValue, type: DemoColumnType): string {
   switch (type) {
     case 'integer':
     case 'double':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`demo value ${String(value)} is not a finite number`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw new Error(`demo value ${String(value)} is not a finite number`);
       // The shortest round-trip decimal: both databases parse it back to the same double.
       return String(value);
     case 'decimal':
-      if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) throw new Error(`demo decimal ${String(value)} is malformed`);
+      if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value))
+        throw new Error(`demo decimal ${String(value)} is malformed`);
       return value;
     case 'timestamp':
       return `TIMESTAMP '${String(value)}'`;
@@ -134,11 +136,51 @@ const READING_INTERVAL_S = 180;
 const READINGS_PER_DEVICE = (48 * 3600) / READING_INTERVAL_S;
 
 const DEVICES = [
-  { id: 'dev-01', site: 'berlin-lab', model: 'TH-200', installed: '2023-11-02 09:15:00', base: 21.0, battery: 97, drain: 0.004 },
-  { id: 'dev-02', site: 'berlin-lab', model: 'TH-200', installed: '2023-11-02 09:40:00', base: 22.5, battery: 88, drain: 0.005 },
-  { id: 'dev-03', site: 'munich-plant', model: 'TH-300', installed: '2024-01-15 14:00:00', base: 24.0, battery: 100, drain: 0.003 },
-  { id: 'dev-04', site: 'hamburg-port', model: 'TH-100', installed: '2023-08-21 11:30:00', base: 19.5, battery: 41, drain: 0.024 },
-  { id: 'dev-05', site: 'hamburg-port', model: 'TH-300', installed: '2024-02-01 08:05:00', base: 23.0, battery: 76, drain: 0.006 },
+  {
+    id: 'dev-01',
+    site: 'berlin-lab',
+    model: 'TH-200',
+    installed: '2023-11-02 09:15:00',
+    base: 21.0,
+    battery: 97,
+    drain: 0.004,
+  },
+  {
+    id: 'dev-02',
+    site: 'berlin-lab',
+    model: 'TH-200',
+    installed: '2023-11-02 09:40:00',
+    base: 22.5,
+    battery: 88,
+    drain: 0.005,
+  },
+  {
+    id: 'dev-03',
+    site: 'munich-plant',
+    model: 'TH-300',
+    installed: '2024-01-15 14:00:00',
+    base: 24.0,
+    battery: 100,
+    drain: 0.003,
+  },
+  {
+    id: 'dev-04',
+    site: 'hamburg-port',
+    model: 'TH-100',
+    installed: '2023-08-21 11:30:00',
+    base: 19.5,
+    battery: 41,
+    drain: 0.024,
+  },
+  {
+    id: 'dev-05',
+    site: 'hamburg-port',
+    model: 'TH-300',
+    installed: '2024-02-01 08:05:00',
+    base: 23.0,
+    battery: 76,
+    drain: 0.006,
+  },
 ] as const;
 
 /**
@@ -203,8 +245,36 @@ function devices(): DemoTable {
   };
 }
 
-const FIRST_NAMES = ['Anna', 'Ben', 'Chloé', 'David', 'Elif', 'Finn', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Karin', 'Luca', 'Maya', 'Noah', "O'Neill", 'Priya'];
-const LAST_NAMES = ['Schmidt', 'Dubois', 'de Vries', 'Smith', 'García', 'Rossi', 'Andersson', 'Kowalski', 'Müller', 'Brown'];
+const FIRST_NAMES = [
+  'Anna',
+  'Ben',
+  'Chloé',
+  'David',
+  'Elif',
+  'Finn',
+  'Grace',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Karin',
+  'Luca',
+  'Maya',
+  'Noah',
+  "O'Neill",
+  'Priya',
+];
+const LAST_NAMES = [
+  'Schmidt',
+  'Dubois',
+  'de Vries',
+  'Smith',
+  'García',
+  'Rossi',
+  'Andersson',
+  'Kowalski',
+  'Müller',
+  'Brown',
+];
 const COUNTRIES = ['Germany', 'France', 'Netherlands', 'United States', 'Spain', 'Italy', 'Sweden', 'United Kingdom'];
 const SEGMENTS = ['consumer', 'consumer', 'consumer', 'small_business', 'small_business', 'enterprise'];
 const CUSTOMER_COUNT = 40;
@@ -259,7 +329,10 @@ const ORDERS_END = Date.UTC(2024, 3, 1, 0, 0, 0);
 
 function orders(): DemoTable {
   const next = rng(0x0dde5);
-  const times = Array.from({ length: ORDER_COUNT }, () => ORDERS_START + Math.floor(next() * ((ORDERS_END - ORDERS_START) / 1000)) * 1000);
+  const times = Array.from(
+    { length: ORDER_COUNT },
+    () => ORDERS_START + Math.floor(next() * ((ORDERS_END - ORDERS_START) / 1000)) * 1000,
+  );
   times.sort((a, b) => a - b);
   const rows: DemoValue[][] = times.map((at, i) => {
     // Squaring skews orders towards low customer ids: a few big customers, a long tail.

@@ -116,7 +116,12 @@ describe('DuckDbTarget', () => {
     });
 
     it('describes a table (names are case-insensitive) and answers null for an unknown one', async () => {
-      expect((await target.describeStream('devices'))?.columns.map((c) => c.name)).toEqual(['device_id', 'site', 'model', 'installed_at']);
+      expect((await target.describeStream('devices'))?.columns.map((c) => c.name)).toEqual([
+        'device_id',
+        'site',
+        'model',
+        'installed_at',
+      ]);
       expect((await target.describeStream('DEVICES'))?.name).toBe('devices');
       expect(await target.describeStream('nosuch')).toBeNull();
       expect(await target.describeStream("devices' OR '1'='1")).toBeNull();
@@ -195,11 +200,23 @@ describe('DuckDbTarget', () => {
     });
 
     it.each([
-      ['unknown_column', 'SELECT device_id, avg(temp) FROM sensor_readings GROUP BY device_id', /Referenced column "temp" not found/],
+      [
+        'unknown_column',
+        'SELECT device_id, avg(temp) FROM sensor_readings GROUP BY device_id',
+        /Referenced column "temp" not found/,
+      ],
       ['unknown_column', 'SELECT s.nosuch FROM sensor_readings s', /does not have a column named "nosuch"/],
       ['unknown_stream', 'SELECT * FROM sensors', /Table with name sensors does not exist/],
-      ['unknown_function', 'SELECT tumblingwindow(ts) FROM sensor_readings', /Function with name tumblingwindow does not exist/],
-      ['semantic', 'SELECT device_id, temperature FROM sensor_readings GROUP BY device_id', /must appear in the GROUP BY clause/],
+      [
+        'unknown_function',
+        'SELECT tumblingwindow(ts) FROM sensor_readings',
+        /Function with name tumblingwindow does not exist/,
+      ],
+      [
+        'semantic',
+        'SELECT device_id, temperature FROM sensor_readings GROUP BY device_id',
+        /must appear in the GROUP BY clause/,
+      ],
       ['syntax', 'SELECT device_id FROM sensor_readings WHERE', /refused before reaching DuckDB/],
     ])('reports %s with DuckDB’s own message', async (kind, sql, message) => {
       const result = await target.validate(sql, tmp(3));
@@ -210,7 +227,9 @@ describe('DuckDbTarget', () => {
     });
 
     it('refuses ids without the temp prefix', async () => {
-      await expect(target.validate('SELECT 1', 'my_pipeline')).rejects.toThrow(/temp ids start with __nl2pipeline_tmp__/);
+      await expect(target.validate('SELECT 1', 'my_pipeline')).rejects.toThrow(
+        /temp ids start with __nl2pipeline_tmp__/,
+      );
       await expect(target.cleanup('my_pipeline')).rejects.toThrow(/temp ids start with/);
     });
 
@@ -284,7 +303,9 @@ describe('DuckDbTarget', () => {
 
   describe('preview', () => {
     it('returns columns and at most previewRows rows, with truncated set when there are more', async () => {
-      const more = await target.preview('SELECT ts, device_id, temperature, battery FROM sensor_readings ORDER BY ts, device_id LIMIT 50');
+      const more = await target.preview(
+        'SELECT ts, device_id, temperature, battery FROM sensor_readings ORDER BY ts, device_id LIMIT 50',
+      );
       expect(more.columns).toEqual(['ts', 'device_id', 'temperature', 'battery']);
       expect(more.rows).toHaveLength(5);
       expect(more.truncated).toBe(true);
@@ -294,7 +315,9 @@ describe('DuckDbTarget', () => {
       expect(typeof first?.[2]).toBe('number');
       expect(typeof first?.[3]).toBe('number');
 
-      const exact = await target.preview('SELECT device_id, count(*) AS n FROM sensor_readings GROUP BY device_id ORDER BY device_id');
+      const exact = await target.preview(
+        'SELECT device_id, count(*) AS n FROM sensor_readings GROUP BY device_id ORDER BY device_id',
+      );
       expect(exact).toEqual({
         columns: ['device_id', 'n'],
         rows: [
@@ -320,7 +343,13 @@ describe('DuckDbTarget', () => {
       expect(row?.[1]).toEqual(expect.any(Number));
       expect(row?.[2]).toMatch(/^2024-01-\d\dT\d\d:\d\d:\d\d\.000Z$/);
       expect(row?.[3]).toMatch(/^2024-01-\d\d$/);
-      expect(row?.slice(4)).toEqual(['9007199254740993', 42, { months: 0, days: 0, micros: '5400000000' }, [1, 2], null]);
+      expect(row?.slice(4)).toEqual([
+        '9007199254740993',
+        42,
+        { months: 0, days: 0, micros: '5400000000' },
+        [1, 2],
+        null,
+      ]);
     });
 
     it('accepts a trailing semicolon or comment', async () => {
@@ -329,14 +358,19 @@ describe('DuckDbTarget', () => {
     });
 
     it('wraps a failing query in a TargetQueryError with DuckDB’s message', async () => {
-      await expect(target.preview('SELECT nosuch FROM orders')).rejects.toThrow(/DuckDB could not run the preview: Binder Error: Referenced column "nosuch"/);
+      await expect(target.preview('SELECT nosuch FROM orders')).rejects.toThrow(
+        /DuckDB could not run the preview: Binder Error: Referenced column "nosuch"/,
+      );
     });
   });
 
   describe('time limit', () => {
     it.each([
       ['a huge cross join', 'SELECT count(*) FROM range(100000000) a, range(1000) b'],
-      ['an endless recursive CTE', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r'],
+      [
+        'an endless recursive CTE',
+        'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+      ],
     ])('stops %s and keeps the target usable', async (_name, sql) => {
       const slow = open({ queryTimeoutMs: 200 });
       const started = Date.now();
@@ -344,7 +378,11 @@ describe('DuckDbTarget', () => {
       expect(error).toBeInstanceOf(TargetQueryError);
       expect((error as Error).message).toBe('query exceeded the 200 ms time limit');
       expect(Date.now() - started).toBeLessThan(2_000);
-      await expect(slow.preview('SELECT 42 AS answer')).resolves.toEqual({ columns: ['answer'], rows: [[42]], truncated: false });
+      await expect(slow.preview('SELECT 42 AS answer')).resolves.toEqual({
+        columns: ['answer'],
+        rows: [[42]],
+        truncated: false,
+      });
       await expect(slow.validate('SELECT count(*) FROM orders', tmp(7))).resolves.toMatchObject({ ok: true });
     });
   });

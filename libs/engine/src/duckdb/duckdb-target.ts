@@ -71,9 +71,11 @@ export class DuckDbTarget implements EngineTarget {
     const memory = isMemoryPath(options.path);
     this.readOnly = options.readOnly ?? !memory;
     this.setup = options.setup;
-    if (!Number.isInteger(this.previewRows) || this.previewRows < 1) throw new Error(`previewRows must be a positive integer, got ${this.previewRows}`);
+    if (!Number.isInteger(this.previewRows) || this.previewRows < 1)
+      throw new Error(`previewRows must be a positive integer, got ${this.previewRows}`);
     if (!(this.queryTimeoutMs > 0)) throw new Error(`queryTimeoutMs must be positive, got ${this.queryTimeoutMs}`);
-    if (memory && this.readOnly) throw new Error('an in-memory DuckDB database cannot be opened read-only; leave readOnly unset for :memory:');
+    if (memory && this.readOnly)
+      throw new Error('an in-memory DuckDB database cannot be opened read-only; leave readOnly unset for :memory:');
     if (this.readOnly && this.setup) throw new Error('setup needs a writable database; pass readOnly: false to use it');
   }
 
@@ -138,7 +140,12 @@ export class DuckDbTarget implements EngineTarget {
     this.plans.forget(tmpId);
     const verdict = checkSingleSelect(sql);
     if (!verdict.ok) {
-      return { ok: false, tmpId, kind: verdict.cause === 'parse' ? 'syntax' : 'semantic', error: `refused before reaching DuckDB: ${verdict.reason}` };
+      return {
+        ok: false,
+        tmpId,
+        kind: verdict.cause === 'parse' ? 'syntax' : 'semantic',
+        error: `refused before reaching DuckDB: ${verdict.reason}`,
+      };
     }
     try {
       const plan = await this.planOf(sql);
@@ -148,7 +155,8 @@ export class DuckDbTarget implements EngineTarget {
       if (err instanceof RefusedQueryError) return { ok: false, tmpId, kind: 'semantic', error: err.message };
       if (err instanceof TargetQueryError) throw err;
       const message = errorText(err);
-      if (isDuckDbInfrastructureError(message)) throw new TargetQueryError(`DuckDB failed while validating: ${message}`, { cause: err });
+      if (isDuckDbInfrastructureError(message))
+        throw new TargetQueryError(`DuckDB failed while validating: ${message}`, { cause: err });
       return { ok: false, tmpId, kind: classifyDuckDbError(message), error: message };
     }
   }
@@ -195,7 +203,11 @@ export class DuckDbTarget implements EngineTarget {
       return await this.withConnection(async (connection) => {
         const reader = await runSingle(connection, previewQuery(sql, this.previewRows + 1), StatementType.SELECT);
         const rows = reader.convertRows(previewValueConverter).map((row) => row.map(jsonSafe));
-        return { columns: reader.columnNames(), rows: rows.slice(0, this.previewRows), truncated: rows.length > this.previewRows };
+        return {
+          columns: reader.columnNames(),
+          rows: rows.slice(0, this.previewRows),
+          truncated: rows.length > this.previewRows,
+        };
       });
     } catch (err) {
       if (err instanceof TargetQueryError) throw err;
@@ -217,13 +229,18 @@ export class DuckDbTarget implements EngineTarget {
       await prepareOnly(connection, sql, StatementType.SELECT);
       const reader = await runSingle(connection, `EXPLAIN ${sql}`, StatementType.EXPLAIN);
       const rows = reader.getRowObjectsJS();
-      return rows.map((r) => String(r.explain_value ?? '')).join('\n').trimEnd();
+      return rows
+        .map((r) => String(r.explain_value ?? ''))
+        .join('\n')
+        .trimEnd();
     });
   }
 
   /** Runs a catalog query of this adapter (never user text) and returns rows as JS objects. */
   private async query(sql: string, params?: DuckDBValue[]): Promise<Record<string, unknown>[]> {
-    return this.withConnection(async (connection) => (await runSingle(connection, sql, StatementType.SELECT, params)).getRowObjectsJS());
+    return this.withConnection(async (connection) =>
+      (await runSingle(connection, sql, StatementType.SELECT, params)).getRowObjectsJS(),
+    );
   }
 
   /**
@@ -248,10 +265,14 @@ export class DuckDbTarget implements EngineTarget {
       const stuck = new Promise<'stuck'>((resolve) => {
         giveUp = setTimeout(() => resolve('stuck'), this.queryTimeoutMs + INTERRUPT_GRACE_MS);
       });
-      const outcome = await Promise.race([running.then((value) => ({ value })), stuck]).finally(() => clearTimeout(giveUp));
+      const outcome = await Promise.race([running.then((value) => ({ value })), stuck]).finally(() =>
+        clearTimeout(giveUp),
+      );
       if (outcome === 'stuck') {
         release = false;
-        throw new TargetQueryError(`query exceeded the ${this.queryTimeoutMs} ms time limit and did not stop when interrupted`);
+        throw new TargetQueryError(
+          `query exceeded the ${this.queryTimeoutMs} ms time limit and did not stop when interrupted`,
+        );
       }
       return outcome.value;
     } catch (err) {
@@ -296,9 +317,12 @@ export class DuckDbTarget implements EngineTarget {
     try {
       instance = await DuckDBInstance.create(this.path, options);
     } catch (err) {
-      throw new TargetQueryError(`could not open the DuckDB database ${this.path}${this.readOnly ? ' read-only' : ''}: ${errorText(err)}`, {
-        cause: err,
-      });
+      throw new TargetQueryError(
+        `could not open the DuckDB database ${this.path}${this.readOnly ? ' read-only' : ''}: ${errorText(err)}`,
+        {
+          cause: err,
+        },
+      );
     }
     if (this.setup) {
       const connection = await instance.connect();
@@ -348,7 +372,10 @@ async function prepareChecked(connection: DuckDBConnection, sql: string, expecte
   if (prepared.statementType !== expected) {
     const found = StatementType[prepared.statementType] ?? String(prepared.statementType);
     prepared.destroySync();
-    throw new RefusedQueryError(`only ${StatementType[expected]} is allowed; DuckDB read the text as ${found}`, 'not_select');
+    throw new RefusedQueryError(
+      `only ${StatementType[expected]} is allowed; DuckDB read the text as ${found}`,
+      'not_select',
+    );
   }
   return prepared;
 }
@@ -357,7 +384,12 @@ async function prepareOnly(connection: DuckDBConnection, sql: string, expected: 
   (await prepareChecked(connection, sql, expected)).destroySync();
 }
 
-async function runSingle(connection: DuckDBConnection, sql: string, expected: StatementType, params?: DuckDBValue[]): Promise<DuckDBResultReader> {
+async function runSingle(
+  connection: DuckDBConnection,
+  sql: string,
+  expected: StatementType,
+  params?: DuckDBValue[],
+): Promise<DuckDBResultReader> {
   const prepared = await prepareChecked(connection, sql, expected);
   try {
     if (params) prepared.bind(params);

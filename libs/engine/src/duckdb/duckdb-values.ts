@@ -36,7 +36,9 @@ export function jsonSafe(value: unknown): unknown {
 
 /** An integer as a number while it is exact, as a decimal string beyond that. */
 export function bigintToJson(value: bigint): number | string {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
 }
 
 type DateConverter = (value: DuckDBValue) => Date;

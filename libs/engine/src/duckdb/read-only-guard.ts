@@ -168,7 +168,11 @@ const parser = new Parser();
 export function checkSingleSelect(sql: string): GuardVerdict {
   if (sql.trim() === '') return { ok: false, cause: 'parse', reason: 'the SQL is empty' };
   if (sql.length > MAX_GUARDED_SQL_LENGTH) {
-    return { ok: false, cause: 'forbidden', reason: `the SQL is ${sql.length} characters long; the limit is ${MAX_GUARDED_SQL_LENGTH}` };
+    return {
+      ok: false,
+      cause: 'forbidden',
+      reason: `the SQL is ${sql.length} characters long; the limit is ${MAX_GUARDED_SQL_LENGTH}`,
+    };
   }
   let ast: unknown;
   try {
@@ -188,13 +192,18 @@ export function checkSingleSelect(sql: string): GuardVerdict {
   const [statement] = statements;
   const type = nodeType(statement);
   if (type !== 'select') {
-    return { ok: false, cause: 'not_select', reason: `only SELECT is allowed; found ${(type ?? 'an unknown statement').toUpperCase()}` };
+    return {
+      ok: false,
+      cause: 'not_select',
+      reason: `only SELECT is allowed; found ${(type ?? 'an unknown statement').toUpperCase()}`,
+    };
   }
   return findForbidden(statement) ?? { ok: true };
 }
 
 function nodeType(node: unknown): string | undefined {
-  if (node && typeof node === 'object' && 'type' in node && typeof node.type === 'string') return node.type.toLowerCase();
+  if (node && typeof node === 'object' && 'type' in node && typeof node.type === 'string')
+    return node.type.toLowerCase();
   return undefined;
 }
 
@@ -208,7 +217,11 @@ function findForbidden(root: unknown): GuardVerdict | null {
     seen.add(node);
     const type = nodeType(node);
     if (type && STATEMENT_TYPES.has(type)) {
-      return { ok: false, cause: 'not_select', reason: `only SELECT is allowed; found ${type.toUpperCase()} inside the query` };
+      return {
+        ok: false,
+        cause: 'not_select',
+        reason: `only SELECT is allowed; found ${type.toUpperCase()} inside the query`,
+      };
     }
     const record = node as Record<string, unknown>;
     if (isIntoClause(record.into)) {
@@ -216,7 +229,11 @@ function findForbidden(root: unknown): GuardVerdict | null {
     }
     const fn = functionName(record);
     if (fn && FORBIDDEN_FUNCTIONS.has(fn)) {
-      return { ok: false, cause: 'forbidden', reason: `the function ${fn} is not allowed: it reaches beyond the query's own rows` };
+      return {
+        ok: false,
+        cause: 'forbidden',
+        reason: `the function ${fn} is not allowed: it reaches beyond the query's own rows`,
+      };
     }
     for (const value of Object.values(record)) {
       if (value && typeof value === 'object') stack.push(value);
@@ -229,7 +246,9 @@ function findForbidden(root: unknown): GuardVerdict | null {
 function isIntoClause(into: unknown): boolean {
   if (!into || typeof into !== 'object') return false;
   const clause = into as Record<string, unknown>;
-  return (clause.expr !== null && clause.expr !== undefined) || (clause.position !== null && clause.position !== undefined);
+  return (
+    (clause.expr !== null && clause.expr !== undefined) || (clause.position !== null && clause.position !== undefined)
+  );
 }
 
 /** `foo(…)` is `{type:'function', name:{name:[{value:'foo'}]}}`; aggregates carry a plain name. */
@@ -240,7 +259,8 @@ function functionName(node: Record<string, unknown>): string | null {
   if (typeof name === 'string') return name.toLowerCase();
   if (name && typeof name === 'object' && 'name' in name && Array.isArray(name.name)) {
     const last: unknown = name.name.at(-1);
-    if (last && typeof last === 'object' && 'value' in last && typeof last.value === 'string') return last.value.toLowerCase();
+    if (last && typeof last === 'object' && 'value' in last && typeof last.value === 'string')
+      return last.value.toLowerCase();
   }
   return null;
 }

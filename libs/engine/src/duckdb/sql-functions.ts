@@ -10,53 +10,264 @@ import type { FunctionInfo } from '../port';
 /** Functions the model is likely to need for analytics over the demo-like tables, DuckDB spelling. */
 export const DUCKDB_FUNCTION_NAMES: readonly string[] = [
   // aggregates
-  'count', 'count_if', 'sum', 'avg', 'min', 'max', 'median', 'mode', 'stddev', 'stddev_pop', 'stddev_samp',
-  'variance', 'var_pop', 'var_samp', 'quantile_cont', 'quantile_disc', 'approx_count_distinct', 'approx_quantile',
-  'arg_max', 'arg_min', 'max_by', 'min_by', 'first', 'last', 'any_value', 'list', 'string_agg', 'bool_and', 'bool_or',
-  'corr', 'covar_pop', 'regr_slope', 'histogram',
+  'count',
+  'count_if',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'median',
+  'mode',
+  'stddev',
+  'stddev_pop',
+  'stddev_samp',
+  'variance',
+  'var_pop',
+  'var_samp',
+  'quantile_cont',
+  'quantile_disc',
+  'approx_count_distinct',
+  'approx_quantile',
+  'arg_max',
+  'arg_min',
+  'max_by',
+  'min_by',
+  'first',
+  'last',
+  'any_value',
+  'list',
+  'string_agg',
+  'bool_and',
+  'bool_or',
+  'corr',
+  'covar_pop',
+  'regr_slope',
+  'histogram',
   // window
-  'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value',
+  'row_number',
+  'rank',
+  'dense_rank',
+  'percent_rank',
+  'cume_dist',
+  'ntile',
+  'lag',
+  'lead',
+  'first_value',
+  'last_value',
   'nth_value',
   // date and time
-  'date_trunc', 'time_bucket', 'date_part', 'datepart', 'date_diff', 'datediff', 'date_sub', 'date_add', 'strftime', 'strptime',
-  'epoch', 'epoch_ms', 'make_timestamp', 'make_date', 'to_timestamp', 'now', 'current_date', 'today', 'age', 'year', 'month',
-  'day', 'hour', 'minute', 'second', 'dayofweek', 'isodow', 'dayname', 'monthname', 'week', 'quarter', 'last_day',
-  'to_seconds', 'to_minutes', 'to_hours', 'to_days',
+  'date_trunc',
+  'time_bucket',
+  'date_part',
+  'datepart',
+  'date_diff',
+  'datediff',
+  'date_sub',
+  'date_add',
+  'strftime',
+  'strptime',
+  'epoch',
+  'epoch_ms',
+  'make_timestamp',
+  'make_date',
+  'to_timestamp',
+  'now',
+  'current_date',
+  'today',
+  'age',
+  'year',
+  'month',
+  'day',
+  'hour',
+  'minute',
+  'second',
+  'dayofweek',
+  'isodow',
+  'dayname',
+  'monthname',
+  'week',
+  'quarter',
+  'last_day',
+  'to_seconds',
+  'to_minutes',
+  'to_hours',
+  'to_days',
   // strings
-  'lower', 'upper', 'concat', 'concat_ws', 'length', 'substring', 'replace', 'trim', 'ltrim', 'rtrim', 'lpad', 'rpad', 'left',
-  'right', 'strpos', 'contains', 'starts_with', 'ends_with', 'split_part', 'string_split', 'regexp_matches',
-  'regexp_replace', 'regexp_extract', 'reverse', 'repeat', 'format', 'printf', 'md5', 'levenshtein',
+  'lower',
+  'upper',
+  'concat',
+  'concat_ws',
+  'length',
+  'substring',
+  'replace',
+  'trim',
+  'ltrim',
+  'rtrim',
+  'lpad',
+  'rpad',
+  'left',
+  'right',
+  'strpos',
+  'contains',
+  'starts_with',
+  'ends_with',
+  'split_part',
+  'string_split',
+  'regexp_matches',
+  'regexp_replace',
+  'regexp_extract',
+  'reverse',
+  'repeat',
+  'format',
+  'printf',
+  'md5',
+  'levenshtein',
   // math
-  'round', 'abs', 'floor', 'ceil', 'trunc', 'sqrt', 'cbrt', 'pow', 'exp', 'ln', 'log', 'log10', 'log2', 'sign', 'fmod',
-  'greatest', 'least', 'pi', 'isnan', 'isinf', 'isfinite',
+  'round',
+  'abs',
+  'floor',
+  'ceil',
+  'trunc',
+  'sqrt',
+  'cbrt',
+  'pow',
+  'exp',
+  'ln',
+  'log',
+  'log10',
+  'log2',
+  'sign',
+  'fmod',
+  'greatest',
+  'least',
+  'pi',
+  'isnan',
+  'isinf',
+  'isfinite',
   // conditional and conversion
-  'coalesce', 'ifnull', 'nullif', 'if', 'typeof',
+  'coalesce',
+  'ifnull',
+  'nullif',
+  'if',
+  'typeof',
   // lists, structs, JSON
-  'list_value', 'len', 'array_length', 'list_contains', 'list_aggregate', 'struct_extract', 'struct_pack',
-  'json_extract', 'json_extract_string',
+  'list_value',
+  'len',
+  'array_length',
+  'list_contains',
+  'list_aggregate',
+  'struct_extract',
+  'struct_pack',
+  'json_extract',
+  'json_extract_string',
 ];
 
 /** The same for PostgreSQL (pg_catalog spelling). */
 export const POSTGRES_FUNCTION_NAMES: readonly string[] = [
   // aggregates
-  'count', 'sum', 'avg', 'min', 'max', 'stddev', 'stddev_pop', 'stddev_samp', 'variance', 'var_pop', 'var_samp',
-  'percentile_cont', 'percentile_disc', 'mode', 'string_agg', 'array_agg', 'bool_and', 'bool_or', 'every', 'corr',
-  'covar_pop', 'covar_samp', 'regr_slope', 'regr_intercept',
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'stddev',
+  'stddev_pop',
+  'stddev_samp',
+  'variance',
+  'var_pop',
+  'var_samp',
+  'percentile_cont',
+  'percentile_disc',
+  'mode',
+  'string_agg',
+  'array_agg',
+  'bool_and',
+  'bool_or',
+  'every',
+  'corr',
+  'covar_pop',
+  'covar_samp',
+  'regr_slope',
+  'regr_intercept',
   // window
-  'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value',
+  'row_number',
+  'rank',
+  'dense_rank',
+  'percent_rank',
+  'cume_dist',
+  'ntile',
+  'lag',
+  'lead',
+  'first_value',
+  'last_value',
   'nth_value',
   // date and time
-  'date_trunc', 'date_bin', 'date_part', 'extract', 'age', 'now', 'to_char', 'to_timestamp', 'to_date', 'make_timestamp',
-  'make_date', 'make_interval', 'isfinite',
+  'date_trunc',
+  'date_bin',
+  'date_part',
+  'extract',
+  'age',
+  'now',
+  'to_char',
+  'to_timestamp',
+  'to_date',
+  'make_timestamp',
+  'make_date',
+  'make_interval',
+  'isfinite',
   // strings
-  'lower', 'upper', 'initcap', 'concat', 'concat_ws', 'length', 'char_length', 'substring', 'substr', 'replace', 'btrim',
-  'ltrim', 'rtrim', 'lpad', 'rpad', 'left', 'right', 'strpos', 'starts_with', 'split_part', 'string_to_array',
-  'regexp_match', 'regexp_matches', 'regexp_replace', 'reverse', 'repeat', 'format', 'md5',
+  'lower',
+  'upper',
+  'initcap',
+  'concat',
+  'concat_ws',
+  'length',
+  'char_length',
+  'substring',
+  'substr',
+  'replace',
+  'btrim',
+  'ltrim',
+  'rtrim',
+  'lpad',
+  'rpad',
+  'left',
+  'right',
+  'strpos',
+  'starts_with',
+  'split_part',
+  'string_to_array',
+  'regexp_match',
+  'regexp_matches',
+  'regexp_replace',
+  'reverse',
+  'repeat',
+  'format',
+  'md5',
   // math
-  'round', 'abs', 'floor', 'ceil', 'ceiling', 'trunc', 'sqrt', 'cbrt', 'power', 'exp', 'ln', 'log', 'log10', 'sign', 'mod',
-  'div', 'pi', 'width_bucket',
+  'round',
+  'abs',
+  'floor',
+  'ceil',
+  'ceiling',
+  'trunc',
+  'sqrt',
+  'cbrt',
+  'power',
+  'exp',
+  'ln',
+  'log',
+  'log10',
+  'sign',
+  'mod',
+  'div',
+  'pi',
+  'width_bucket',
   // arrays and JSON
-  'array_length', 'cardinality', 'jsonb_extract_path_text', 'json_extract_path_text',
+  'array_length',
+  'cardinality',
+  'jsonb_extract_path_text',
+  'json_extract_path_text',
 ];
 
 /**
@@ -89,11 +300,55 @@ export const SYNTAX_FUNCTIONS: readonly FunctionInfo[] = [
     description: 'The largest argument.',
     contexts: [],
   },
-  { name: 'least', kind: 'scalar', aliases: [], signature: 'least(values...)', description: 'The smallest argument.', contexts: [] },
+  {
+    name: 'least',
+    kind: 'scalar',
+    aliases: [],
+    signature: 'least(values...)',
+    description: 'The smallest argument.',
+    contexts: [],
+  },
 ];
 
 /** Ranking and offset functions; catalogs list them as aggregates, but they need `OVER (…)`. */
-const WINDOW_ONLY = new Set(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value', 'nth_value']);
+const WINDOW_ONLY = new Set([
+  'row_number',
+  'rank',
+  'dense_rank',
+  'percent_rank',
+  'cume_dist',
+  'ntile',
+  'lag',
+  'lead',
+  'first_value',
+  'last_value',
+  'nth_value',
+]);
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/i;
+
+/** Catalogs describe window functions and a few syntax forms with nothing at all. */
+const FALLBACK_DESCRIPTIONS: Record<string, string> = {
+  row_number: 'Number of the row within its window partition, from 1; needs OVER (...).',
+  rank: 'Rank within the window partition, with gaps after ties; needs OVER (... ORDER BY ...).',
+  dense_rank: 'Rank within the window partition, without gaps; needs OVER (... ORDER BY ...).',
+  percent_rank: 'Relative rank (rank - 1) / (rows - 1); needs OVER (... ORDER BY ...).',
+  cume_dist: 'Cumulative distribution within the window partition; needs OVER (... ORDER BY ...).',
+  ntile: 'Bucket number from 1 to buckets, dividing the partition evenly; needs OVER (...).',
+  lag: 'Value of x offset rows before the current row in the partition; needs OVER (... ORDER BY ...).',
+  lead: 'Value of x offset rows after the current row in the partition; needs OVER (... ORDER BY ...).',
+  first_value: 'First value of x in the window frame; needs OVER (...).',
+  last_value: 'Last value of x in the window frame; needs OVER (...).',
+  nth_value: 'The n-th value of x in the window frame; needs OVER (...).',
+  ...Object.fromEntries(SYNTAX_FUNCTIONS.map((f) => [f.name, f.description])),
+  current_date: 'The current date.',
+  today: 'The current date.',
+  fmod: 'Remainder of x / y for floating-point numbers.',
+  split_part: 'The position-th part of string split by delimiter, counting from 1.',
+  json_extract: 'Extracts the JSON value at path (e.g. $.a.b) from json.',
+  json_extract_string: 'Extracts the value at path (e.g. $.a.b) from json as text.',
+  date_add: 'Adds an interval to a date or timestamp.',
+};
 
 /** One catalog row: a single overload of a function. */
 export interface FunctionOverload {
@@ -115,6 +370,17 @@ const SIGNATURE_OVERRIDES: Record<string, string> = {
   count: 'count(*) | count(x) | count(DISTINCT x)',
   strftime: 'strftime(ts, format)',
   time_bucket: 'time_bucket(bucket_width, ts, [origin])',
+  date_part: 'date_part(part, ts)',
+  datepart: 'datepart(part, ts)',
+  string_agg: 'string_agg(value, [separator])',
+  json_extract: 'json_extract(json, path)',
+  json_extract_string: 'json_extract_string(json, path)',
+  lag: 'lag(x, [offset], [default])',
+  lead: 'lead(x, [offset], [default])',
+  first_value: 'first_value(x)',
+  last_value: 'last_value(x)',
+  nth_value: 'nth_value(x, n)',
+  ntile: 'ntile(buckets)',
   percentile_cont: 'percentile_cont(fraction) WITHIN GROUP (ORDER BY x)',
   percentile_disc: 'percentile_disc(fraction) WITHIN GROUP (ORDER BY x)',
   mode: 'mode() WITHIN GROUP (ORDER BY x)',
@@ -129,7 +395,10 @@ export function foldOverloads(overloads: readonly FunctionOverload[], wanted: re
   const wantedSet = new Set(wanted);
   const groups = new Map<string, { overloads: FunctionOverload[]; aliases: Set<string> }>();
   for (const o of overloads) {
-    const canonical = o.aliasOf && o.aliasOf !== o.name ? o.aliasOf : o.name;
+    // DuckDB records some functions as aliases of an operator (`abs` of `@`) or of an internal
+    // name (`now` of `get_current_timestamp`); the name a query writes is the better headword.
+    const canonical =
+      o.aliasOf && o.aliasOf !== o.name && IDENTIFIER.test(o.aliasOf) && wantedSet.has(o.aliasOf) ? o.aliasOf : o.name;
     if (!wantedSet.has(canonical) && !wantedSet.has(o.name)) continue;
     const group = groups.get(canonical) ?? { overloads: [], aliases: new Set<string>() };
     groups.set(canonical, group);
@@ -141,13 +410,19 @@ export function foldOverloads(overloads: readonly FunctionOverload[], wanted: re
     // An alias whose target row is absent from the catalog still describes the function.
     const rows = group.overloads.length > 0 ? group.overloads : overloads.filter((o) => o.aliasOf === name);
     if (rows.length === 0) continue;
-    const kind = WINDOW_ONLY.has(name) ? 'window' : rows.some((r) => r.kind === 'aggregate') ? 'aggregate' : rows[0]?.kind ?? 'scalar';
+    const kind = WINDOW_ONLY.has(name)
+      ? 'window'
+      : rows.some((r) => r.kind === 'aggregate')
+        ? 'aggregate'
+        : (rows[0]?.kind ?? 'scalar');
     out.push({
       name,
       kind,
       aliases: [...group.aliases].sort(),
       signature: SIGNATURE_OVERRIDES[name] ?? compactSignature(name, rows),
-      description: shortDescription(rows.find((r) => r.description.trim() !== '')?.description ?? ''),
+      description: shortDescription(
+        rows.find((r) => r.description.trim() !== '')?.description ?? FALLBACK_DESCRIPTIONS[name] ?? '',
+      ),
       contexts: [],
     });
   }
@@ -157,7 +432,11 @@ export function foldOverloads(overloads: readonly FunctionOverload[], wanted: re
 /** Adds {@link SYNTAX_FUNCTIONS} the catalog did not already report. */
 export function withSyntaxFunctions(functions: FunctionInfo[]): FunctionInfo[] {
   const known = new Set(functions.flatMap((f) => [f.name, ...f.aliases]));
-  const extra = SYNTAX_FUNCTIONS.filter((f) => !known.has(f.name)).map((f) => ({ ...f, aliases: [...f.aliases], contexts: [...f.contexts] }));
+  const extra = SYNTAX_FUNCTIONS.filter((f) => !known.has(f.name)).map((f) => ({
+    ...f,
+    aliases: [...f.aliases],
+    contexts: [...f.contexts],
+  }));
   return [...functions, ...extra].sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -165,7 +444,10 @@ export function withSyntaxFunctions(functions: FunctionInfo[]): FunctionInfo[] {
  * `round(x, [precision])`: parameter names from the longest overload, those beyond the shortest
  * overload's arity optional; a variadic function ends in `name...`.
  */
-export function compactSignature(name: string, overloads: readonly Pick<FunctionOverload, 'params' | 'variadic'>[]): string {
+export function compactSignature(
+  name: string,
+  overloads: readonly Pick<FunctionOverload, 'params' | 'variadic'>[],
+): string {
   if (overloads.length === 0) return `${name}()`;
   const minArity = Math.min(...overloads.map((o) => o.params.length));
   const longest = overloads.reduce((a, b) => (b.params.length > a.params.length ? b : a));

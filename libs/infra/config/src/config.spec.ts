@@ -5,7 +5,10 @@ describe('loadConfig', () => {
     const c = loadConfig({ LLM_MODEL: 'm', LLM_MODEL_ROUTER: 'small' });
     expect(c.llm.models).toEqual({ router: 'small', preview: 'm', reasoning: 'm' });
     expect(c.workflow.maxAttempts).toBe(3);
-    expect(c.sink).toEqual({ type: 'mqtt', props: { broker_url: 'tcp://127.0.0.1:1883', topic: 'nl2pipeline/output', qos: 0 } });
+    expect(c.sink).toEqual({
+      type: 'mqtt',
+      props: { broker_url: 'tcp://127.0.0.1:1883', topic: 'nl2pipeline/output', qos: 0 },
+    });
   });
 
   it('lists every bad key in one error', () => {

@@ -8,7 +8,6 @@ import { WorkflowDispatcher } from './dispatcher';
 import { NodeRunner } from './node-runner';
 import { REDIS, SESSION_STORE } from './tokens';
 
-
 /** Closes the shared Redis connection when the app stops. */
 class RedisCloser implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
@@ -59,7 +58,17 @@ export class InfraModule {
         WorkflowDispatcher,
         NodeRunner,
       ],
-      exports: [BullModule, REDIS, RedisKeys, SESSION_STORE, EventLog, TraceLog, CatalogCache, WorkflowDispatcher, NodeRunner],
+      exports: [
+        BullModule,
+        REDIS,
+        RedisKeys,
+        SESSION_STORE,
+        EventLog,
+        TraceLog,
+        CatalogCache,
+        WorkflowDispatcher,
+        NodeRunner,
+      ],
     };
   }
 }

@@ -55,7 +55,12 @@ export class NodeRunner {
       return 'stale';
     }
 
-    const log = { session_id: envelope.session_id, turn_id: envelope.turn_id, node, attempt: envelope.validation.attempt };
+    const log = {
+      session_id: envelope.session_id,
+      turn_id: envelope.turn_id,
+      node,
+      attempt: envelope.validation.attempt,
+    };
     const emit = (event: NodeEvent) => this.emit(envelope, event);
     await emit({ type: 'node_start', node, attempt: envelope.validation.attempt });
     const started = new Date();
@@ -75,9 +80,7 @@ export class NodeRunner {
     const next = GRAPH[node].next(produced);
     const withMetrics = addCallMetrics(produced, calls);
     const candidate: Envelope =
-      next === END
-        ? concludeTurn(withMetrics, node)
-        : { ...withMetrics, node: next, status: 'running' };
+      next === END ? concludeTurn(withMetrics, node) : { ...withMetrics, node: next, status: 'running' };
     const saved = await this.store.compareAndSet(envelope.version, candidate);
     await this.finishNode(envelope, service, job, started, calls, null);
     if (!saved) {
@@ -139,7 +142,12 @@ export class NodeRunner {
    * (the deterministic job id makes this a no-op when the dispatch did happen).
    */
   private async redispatchIfOrphaned(envelope: Envelope, current: Envelope | null): Promise<void> {
-    if (current && current.status === 'running' && current.turn_id === envelope.turn_id && current.version > envelope.version) {
+    if (
+      current &&
+      current.status === 'running' &&
+      current.turn_id === envelope.turn_id &&
+      current.version > envelope.version
+    ) {
       await this.dispatcher.dispatch(current);
     }
   }

@@ -10,7 +10,9 @@ import { createLogger, loadConfig, type AppConfig } from '@nl2p/config';
 export async function runWorkerApp(service: string, moduleFor: (config: AppConfig) => DynamicModule): Promise<void> {
   try {
     const config = loadConfig(process.env);
-    const app = await NestFactory.createApplicationContext(moduleFor(config), { logger: createLogger(config, service) });
+    const app = await NestFactory.createApplicationContext(moduleFor(config), {
+      logger: createLogger(config, service),
+    });
     app.enableShutdownHooks();
     new Logger(service).log(`worker started (concurrency ${config.worker.concurrency})`);
   } catch (err) {

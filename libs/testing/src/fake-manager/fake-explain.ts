@@ -88,6 +88,6 @@ function table(chain: PlanNode[]): string {
   const idWidth = Math.max(2, ...ids.map((s) => s.length)) + 4;
   const infoWidth = Math.max(4, ...chain.map((n) => n.info.length));
   const rows = [`- ${'id'.padEnd(idWidth)} | ${'info'.padEnd(infoWidth)}`];
-  chain.forEach((node, i) => rows.push(`  ${(ids[i] as string).padEnd(idWidth)} | ${node.info.padEnd(infoWidth)}`));
+  chain.forEach((node, i) => rows.push(`  ${ids[i].padEnd(idWidth)} | ${node.info.padEnd(infoWidth)}`));
   return rows.join('\n');
 }

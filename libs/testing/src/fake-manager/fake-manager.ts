@@ -252,7 +252,7 @@ export class FakeManager {
     body: string,
     contentType: string | undefined,
   ): Promise<{ status: number; body: unknown }> {
-    const pathname = rawPath.split('?')[0] as string;
+    const pathname = rawPath.split('?')[0];
     let segs: string[];
     try {
       // Split before decoding: an encoded `/` stays inside its segment, as in axum.
@@ -275,7 +275,7 @@ export class FakeManager {
     if (a === 'streams' && b === 'describe' && n === 3) {
       allow('GET');
       await this.pause();
-      const spec = this.streams.get(c as string);
+      const spec = this.streams.get(c);
       if (!spec) throw new HttpError(404, `stream ${c} not found`);
       return { status: 200, body: { stream: c, spec_version: 1, spec } };
     }
@@ -287,7 +287,7 @@ export class FakeManager {
     if (a === 'functions' && b === 'describe' && n === 3) {
       allow('GET');
       await this.pause();
-      const wanted = (c as string).toLowerCase();
+      const wanted = c.toLowerCase();
       const def = (this.functionsJson as FunctionEntry[]).find(
         (f) => f.name === wanted || f.aliases.some((x) => x.toLowerCase() === wanted),
       );
@@ -308,18 +308,18 @@ export class FakeManager {
     if (a === 'pipelines' && n === 2) {
       allow('GET', 'PUT', 'DELETE');
       if (method === 'PUT') return notImplemented();
-      if (method === 'DELETE') return this.deletePipeline(b as string);
+      if (method === 'DELETE') return this.deletePipeline(b);
       await this.pause();
-      const p = this.stored.get(b as string);
+      const p = this.stored.get(b);
       if (!p) throw new HttpError(404, `pipeline ${b} not found`);
       return { status: 200, body: { id: b, status: 'stopped', spec: p.spec } };
     }
     if (a === 'pipelines' && n === 3 && c === 'explain') {
       allow('GET');
       await this.pause();
-      return { status: 200, body: this.explain(b as string) };
+      return { status: 200, body: this.explain(b) };
     }
-    if (a === 'pipelines' && n === 3 && ['start', 'stop', 'stats', 'buildContext'].includes(c as string)) {
+    if (a === 'pipelines' && n === 3 && ['start', 'stop', 'stats', 'buildContext'].includes(c)) {
       return notImplemented();
     }
     throw new HttpError(404, '');

@@ -47,7 +47,7 @@ export function tokenize(sql: string): Tok[] {
     toks.push({ type, value, start, end, depth });
   };
   while (i < sql.length) {
-    const c = sql[i] as string;
+    const c = sql[i];
     if (/\s/.test(c)) {
       i += 1;
     } else if (sql.startsWith('--', i)) {
@@ -119,7 +119,7 @@ export function tokenize(sql: string): Tok[] {
 
 function location(sql: string, pos: number): string {
   const before = sql.slice(0, pos).split('\n');
-  return `Line: ${before.length}, Column ${(before[before.length - 1] as string).length + 1}`;
+  return `Line: ${before.length}, Column ${before[before.length - 1].length + 1}`;
 }
 
 const isKw = (t: Tok | undefined, kw: string): boolean => t?.type === 'ident' && t.value.toUpperCase() === kw;
@@ -162,7 +162,7 @@ export function parseSql(rawSql: string): ParsedSql {
       `Parse error: sql parser error: Expected an SQL statement, found: ${text} at ${location(rawSql, first.start)}`,
     );
   }
-  const last = toks[toks.length - 1] as Tok;
+  const last = toks[toks.length - 1];
   if (
     (last.type === 'op' && last.value !== '*') ||
     ['SELECT', 'WHERE', 'AND', 'OR', 'BY', 'HAVING', 'FROM', 'NOT'].some((k) => isKw(last, k))
@@ -225,7 +225,7 @@ function findWindow(
   let window: WindowSpec | null = null;
   let range: [number, number] | null = null;
   for (let i = 0; i < toks.length; i += 1) {
-    const t = toks[i] as Tok;
+    const t = toks[i];
     const name = t.value.toLowerCase();
     if (clauseOf[i] !== 'GROUP' || t.type !== 'ident' || toks[i + 1]?.type !== 'lparen') continue;
     if (!(WINDOW_FUNCTIONS as readonly string[]).includes(name)) continue;
@@ -273,9 +273,9 @@ function findWindow(
 }
 
 function matchingParen(toks: Tok[], open: number): number {
-  const depth = (toks[open] as Tok).depth;
+  const depth = toks[open].depth;
   for (let j = open + 1; j < toks.length; j += 1) {
-    const t = toks[j] as Tok;
+    const t = toks[j];
     if (t.type === 'rparen' && t.depth === depth) return j;
   }
   return toks.length - 1;
@@ -286,7 +286,7 @@ function splitArgs(toks: Tok[], from: number, to: number, depth: number): [numbe
   const out: [number, number][] = [];
   let start = from;
   for (let j = from; j < to; j += 1) {
-    const t = toks[j] as Tok;
+    const t = toks[j];
     if (t.type === 'comma' && t.depth === depth) {
       out.push([start, j]);
       start = j + 1;
@@ -299,7 +299,7 @@ function splitArgs(toks: Tok[], from: number, to: number, depth: number): [numbe
 function textOf(sql: string, toks: Tok[], from: number, to: number): string {
   if (to <= from) return '';
   return sql
-    .slice((toks[from] as Tok).start, (toks[to - 1] as Tok).end)
+    .slice(toks[from].start, toks[to - 1].end)
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -365,7 +365,7 @@ export function planSql(parsed: ParsedSql, ctx: PlanContext): PlannedSql {
     return { item, field, hasAggregate };
   });
   const having = toks.map((_, i) => i).filter((i) => clauseOf[i] === 'HAVING');
-  if (having.length > 1) collect((having[0] as number) + 1, (having.at(-1) as number) + 1);
+  if (having.length > 1) collect(having[0] + 1, (having.at(-1) as number) + 1);
 
   if (having.length > 0 && !parsed.window) throw new FakePlanError('HAVING requires GROUP BY window');
   if (groupKeys.length > 0 && aggCalls.length === 0) {
@@ -383,7 +383,7 @@ export function planSql(parsed: ParsedSql, ctx: PlanContext): PlannedSql {
   const used = resolveIdentifiers(parsed, ctx, aliases, columnNames);
   const star = items.some((i) => i.expr === '*' || i.expr.endsWith('.*'));
   const whereIdx = toks.map((_, i) => i).filter((i) => clauseOf[i] === 'WHERE' && !isKw(toks[i], 'WHERE'));
-  const predicate = whereIdx.length ? textOf(sql, toks, whereIdx[0] as number, (whereIdx.at(-1) as number) + 1) : null;
+  const predicate = whereIdx.length ? textOf(sql, toks, whereIdx[0], (whereIdx.at(-1) as number) + 1) : null;
   return {
     fields: projected.map((p) => p.field),
     aggregates: aggCalls.map((call, i) => `${call} -> col_${i + 1}`),
@@ -398,27 +398,27 @@ export function planSql(parsed: ParsedSql, ctx: PlanContext): PlannedSql {
 function rewriteAggregates(parsed: ParsedSql, ctx: PlanContext, from: number, to: number, calls: string[]): string {
   const { toks, sql } = parsed;
   let out = '';
-  let cursor = (toks[from] as Tok).start;
+  let cursor = toks[from].start;
   for (let j = from; j < to; j += 1) {
-    const t = toks[j] as Tok;
+    const t = toks[j];
     if (t.type === 'ident' && toks[j + 1]?.type === 'lparen' && ctx.aggregates.has(t.value.toLowerCase())) {
       const close = matchingParen(toks, j + 1);
       const call = textOf(sql, toks, j, close + 1);
       let index = calls.indexOf(call);
       if (index === -1) index = calls.push(call) - 1;
       out += sql.slice(cursor, t.start) + `col_${index + 1}`;
-      cursor = (toks[close] as Tok).end;
+      cursor = toks[close].end;
       j = close;
     }
   }
-  return (out + sql.slice(cursor, (toks[to - 1] as Tok).end)).replace(/\s+/g, ' ').trim();
+  return (out + sql.slice(cursor, toks[to - 1].end)).replace(/\s+/g, ' ').trim();
 }
 
 function selectItems(parsed: ParsedSql): SelectItem[] {
   const { toks, clauseOf, sql } = parsed;
   const idx = toks.map((_, i) => i).filter((i) => clauseOf[i] === 'SELECT');
   if (idx.length < 2) return [];
-  const from = (idx[0] as number) + 1;
+  const from = idx[0] + 1;
   const to = (idx.at(-1) as number) + 1;
   const start = isKw(toks[from], 'DISTINCT') ? from + 1 : from;
   return splitArgs(toks, start, to, 0).map(([a, b]) => {
@@ -426,7 +426,7 @@ function selectItems(parsed: ParsedSql): SelectItem[] {
     let end = b;
     const asTok = toks[b - 2];
     if (b - a >= 3 && isKw(asTok, 'AS')) {
-      alias = (toks[b - 1] as Tok).value;
+      alias = toks[b - 1].value;
       end = b - 2;
     }
     return { from: a, to: end, expr: textOf(sql, toks, a, end), alias };
@@ -437,7 +437,7 @@ function groupByKeys(parsed: ParsedSql): string[] {
   const { toks, clauseOf, sql, windowRange } = parsed;
   const idx = toks.map((_, i) => i).filter((i) => clauseOf[i] === 'GROUP');
   if (idx.length < 3) return [];
-  return splitArgs(toks, (idx[0] as number) + 2, (idx.at(-1) as number) + 1, 0)
+  return splitArgs(toks, idx[0] + 2, (idx.at(-1) as number) + 1, 0)
     .filter(([a]) => !windowRange || a !== windowRange[0])
     .map(([a, b]) => textOf(sql, toks, a, b));
 }
@@ -458,7 +458,7 @@ function resolveIdentifiers(
       : 'Failed to compile expression: ';
 
   for (let i = 0; i < toks.length; i += 1) {
-    const t = toks[i] as Tok;
+    const t = toks[i];
     const prev = toks[i - 1];
     const next = toks[i + 1];
     if (clauseOf[i] === 'FROM' || (t.type !== 'ident' && t.type !== 'qident' && t.type !== 'op')) continue;
@@ -529,7 +529,7 @@ function checkStructField(parsed: ParsedSql, ctx: PlanContext, i: number, prefix
   if (!base || toks[i - 3]?.type === 'op') return;
   const column = ctx.columns.find((c) => c.name === base.value);
   if (column?.data_type === 'struct' && column.fields) {
-    const field = (toks[i] as Tok).value;
+    const field = toks[i].value;
     if (!column.fields.some((f) => f.name === field)) {
       const available = column.fields.map((f) => f.name).join(', ');
       throw new FakePlanError(`field \`${field}\` not found in struct (available: ${available})`);

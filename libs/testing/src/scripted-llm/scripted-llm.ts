@@ -236,13 +236,13 @@ export class ScriptedLlm {
 
     const messages = Array.isArray(body['messages'])
       ? (body['messages'] as { role?: unknown; content?: unknown }[]).map((m) => ({
-          role: String(m?.role ?? ''),
+          role: typeof m?.role === 'string' ? m.role : '',
           content: textOf(m?.content),
         }))
       : [];
     const streamOptions = body['stream_options'] as { include_usage?: unknown } | undefined;
     const request: ScriptedRequest = {
-      model: String(body['model'] ?? ''),
+      model: typeof body['model'] === 'string' ? body['model'] : '',
       messages,
       stream: body['stream'] === true,
       includeUsage: streamOptions?.include_usage === true,
