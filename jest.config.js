@@ -19,6 +19,7 @@ const transform = {
 // ESM-only packages (NestJS 12 and the ESM packages it loads) that tests must compile to CommonJS.
 const ESM_PACKAGES = [
   '@nestjs',
+  'eventsource-parser',
   'file-type',
   'strtok3',
   'token-types',

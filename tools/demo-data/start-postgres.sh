@@ -98,6 +98,6 @@ done
 "${RUN_AS[@]}" "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres nl2p || die "createdb nl2p failed"
 
 STOP="${RUN_AS[*]} $(printf '%q' "$BIN/pg_ctl") -D $(printf '%q' "$DIR/data") -m fast -w stop >/dev/null; rm -rf $(printf '%q' "$DIR")"
-log "PostgreSQL $("$BIN/pg_ctl" --version | awk '{print $NF}') listening on 127.0.0.1:$PORT (database nl2p)"
+log "PostgreSQL $("$BIN/pg_ctl" --version | awk '{print $3}') listening on 127.0.0.1:$PORT (database nl2p)"
 printf 'POSTGRES_URL=%q\n' "postgres://postgres@127.0.0.1:$PORT/nl2p"
 printf 'POSTGRES_STOP=%q\n' "$STOP"

@@ -2,6 +2,8 @@ import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ConfigModule, type AppConfig } from '@nl2p/config';
 import { InfraModule } from '@nl2p/queue';
+import { EventStreamService } from './events/event-stream.service';
+import { EventsController } from './events/events.controller';
 import { HealthController } from './health/health.controller';
 import { SeedTraceController, SeedTurnController, SessionsController } from './sessions/sessions.controller';
 import { TurnService } from './sessions/turn.service';
@@ -12,9 +14,10 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), InfraModule.forRoot(config)],
-      controllers: [SessionsController, SeedTurnController, SeedTraceController, HealthController],
+      controllers: [SessionsController, EventsController, SeedTurnController, SeedTraceController, HealthController],
       providers: [
         TurnService,
+        EventStreamService,
         {
           provide: APP_PIPE,
           // Unknown fields are an error, not silently dropped: a typo must not go unnoticed.

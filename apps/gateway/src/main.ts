@@ -1,3 +1,4 @@
+import './instrument';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@nl2p/config';

@@ -1,3 +1,4 @@
+import './instrument';
 import 'reflect-metadata';
 import { runWorkerApp } from '@nl2p/queue';
 import { RouterLlmModule } from './router-llm.module';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SESSION_ID_PATTERN } from '@nl2p/envelope';
@@ -40,16 +40,21 @@ export class SessionsController {
     @Param('id') id: string,
     @Body() dto: TurnDto,
     @Query('wait') waitQuery: string | undefined,
+    @Headers('traceparent') traceparent: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const { envelope, fromEventId } = await this.turns.startTurn(checkId(id), dto);
-    const wait = dto.wait ?? (waitQuery === 'true' || waitQuery === '1');
-    if (!wait || envelope.status !== 'running') {
-      res.status(envelope.status === 'running' ? HttpStatus.ACCEPTED : HttpStatus.OK);
-      return sessionView(envelope);
+    const { envelope, fromEventId, span } = await this.turns.startTurn(checkId(id), dto, { traceparent });
+    try {
+      const wait = dto.wait ?? (waitQuery === 'true' || waitQuery === '1');
+      if (!wait || envelope.status !== 'running') {
+        res.status(envelope.status === 'running' ? HttpStatus.ACCEPTED : HttpStatus.OK);
+        return sessionView(envelope);
+      }
+      res.status(HttpStatus.OK);
+      return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromEventId, dto.timeout_ms));
+    } finally {
+      span.end();
     }
-    res.status(HttpStatus.OK);
-    return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromEventId, dto.timeout_ms));
   }
 
   @Get(':id/trace')
@@ -70,12 +75,16 @@ export class SeedTurnController {
   @Post('turn')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Advance a session by one turn and wait for its result (seed design)' })
-  async turn(@Body() dto: SeedTurnDto) {
+  async turn(@Body() dto: SeedTurnDto, @Headers('traceparent') traceparent: string | undefined) {
     const { session_id, ...turn } = dto;
     const id = session_id ? checkId(session_id) : (await this.turns.createSession({})).session_id;
-    const { envelope, fromEventId } = await this.turns.startTurn(id, turn);
-    if (envelope.status !== 'running') return sessionView(envelope);
-    return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromEventId, turn.timeout_ms));
+    const { envelope, fromEventId, span } = await this.turns.startTurn(id, turn, { traceparent });
+    try {
+      if (envelope.status !== 'running') return sessionView(envelope);
+      return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromEventId, turn.timeout_ms));
+    } finally {
+      span.end();
+    }
   }
 }
 

@@ -13,6 +13,8 @@ import { newSessionEnvelope, type Envelope, type UserInput } from '@nl2p/envelop
 import { preTurn } from '@nl2p/graph';
 import { REDIS, SESSION_STORE, WorkflowDispatcher } from '@nl2p/queue';
 import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
+import { context, trace, type Span } from '@opentelemetry/api';
+import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
 import type { CreateSessionDto, TurnDto } from './dto';
 
 const TERMINAL_EVENTS = new Set(['turn_end']);
@@ -55,7 +57,26 @@ export class TurnService implements OnApplicationShutdown {
    * cannot both start: the loser gets 409) and hands the envelope to the first node's queue.
    * Returns the envelope and the id of the `turn_start` event, from which the turn's events follow.
    */
-  async startTurn(sessionId: string, dto: TurnDto): Promise<{ envelope: Envelope; fromEventId: string }> {
+  async startTurn(
+    sessionId: string,
+    dto: TurnDto,
+    parent?: Partial<TraceCarrier>,
+  ): Promise<{ envelope: Envelope; fromEventId: string; span: Span }> {
+    // The turn's root span (child of the caller's trace when it sent `traceparent`); its
+    // context rides in the envelope so every node span, in every service, descends from it.
+    const span = tracer().startSpan('turn', { attributes: { 'nl2p.session_id': sessionId } }, extractCarrier(parent));
+    try {
+      const started = await this.beginTurn(sessionId, dto, span);
+      span.setAttribute('nl2p.turn_id', started.envelope.turn_id);
+      return { ...started, span };
+    } catch (err) {
+      failSpan(span, err);
+      span.end();
+      throw err;
+    }
+  }
+
+  private async beginTurn(sessionId: string, dto: TurnDto, span: Span): Promise<{ envelope: Envelope; fromEventId: string }> {
     const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
     if (
       input.text === undefined &&
@@ -70,7 +91,8 @@ export class TurnService implements OnApplicationShutdown {
 
     const decision = preTurn(current, input);
     if (decision.kind === 'reject') throw new BadRequestException(decision.message);
-    const next = decision.kind === 'run' ? { ...decision.envelope, node: decision.first } : decision.envelope;
+    const traced = { ...decision.envelope, trace: injectCarrier(trace.setSpan(context.active(), span)) };
+    const next = decision.kind === 'run' ? { ...traced, node: decision.first } : traced;
     const saved = await this.store.compareAndSet(current.version, next);
     if (!saved) throw new ConflictException(`a turn is already running in session ${sessionId}`);
 

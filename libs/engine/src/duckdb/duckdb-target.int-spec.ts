@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tmpPipelineId } from '@nl2p/envelope';
-import { runDemoDataCli } from '../../../../tools/demo-data/generate';
 import { TargetQueryError } from '../port';
 import { ensureDemoDatabase, loadDemoData } from './demo-data';
+import { runDemoDataCli } from './demo-data-cli';
 import { demoDataset } from './demo-dataset';
 import { DuckDbTarget } from './duckdb-target';
 import { RefusedQueryError } from './read-only-guard';
@@ -34,8 +34,9 @@ describe('DuckDbTarget', () => {
         const reader = await connection.runAndReadAll(
           `SELECT count(*)::VARCHAR, md5(string_agg(CAST(t AS VARCHAR), chr(10) ORDER BY CAST(t AS VARCHAR))) FROM ${table} t`,
         );
-        const [count, hash] = reader.getRowsJS()[0] ?? [];
-        out[table] = [String(count), String(hash)];
+        // Both columns are VARCHAR by construction.
+        const [count, hash] = (reader.getRowsJS()[0] ?? []) as [string, string];
+        out[table] = [count, hash];
       }
       return out;
     } finally {
@@ -280,6 +281,37 @@ describe('DuckDbTarget', () => {
                 (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main') AS tables`,
       );
       expect(counts.rows).toEqual([[800, 40, 4]]);
+    });
+
+    it('refuses a text the parser reads as one SELECT but DuckDB splits in two', async () => {
+      // node-sql-parser takes \' as an escaped quote; DuckDB (standard SQL strings) ends the string
+      // there, so to DuckDB this is SELECT '\' followed by DROP TABLE. Its own statement count stops it.
+      const sql = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
+      const memory = open({ path: ':memory:', setup: loadDemoData });
+      const result = await memory.validate(sql, tmp(8));
+      expect(result).toMatchObject({ ok: false, kind: 'semantic' });
+      if (!result.ok) {
+        expect(result.error).toBe(
+          'refused by the database before running: exactly one statement is allowed; DuckDB found 2',
+        );
+      }
+      // Nested in the preview query, the first statement is cut short: DuckDB refuses to parse it.
+      await expect(memory.preview(sql)).rejects.toThrow(/Parser Error/);
+      await expect(memory.preview('SELECT count(*) AS n FROM orders')).resolves.toMatchObject({ rows: [[800]] });
+    });
+
+    it('refuses a preview the parser reads as one SELECT but DuckDB would run as three statements', async () => {
+      // To the parser: one string literal. To DuckDB, once nested in the preview query:
+      // SELECT * FROM (SELECT '\') AS q; DROP TABLE orders; SELECT (1 --… ) AS nl2p_preview LIMIT n
+      const sql = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
+      const memory = open({ path: ':memory:', setup: loadDemoData });
+      const error: unknown = await memory.preview(sql).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(RefusedQueryError);
+      expect(error).toMatchObject({
+        stage: 'database',
+        message: 'refused by the database before running: exactly one statement is allowed; DuckDB found 3',
+      });
+      await expect(memory.preview('SELECT count(*) AS n FROM orders')).resolves.toMatchObject({ rows: [[800]] });
     });
 
     it('stops file reads the parser lets through with DuckDB’s own external-access lock', async () => {

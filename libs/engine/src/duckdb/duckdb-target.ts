@@ -230,7 +230,7 @@ export class DuckDbTarget implements EngineTarget {
       const reader = await runSingle(connection, `EXPLAIN ${sql}`, StatementType.EXPLAIN);
       const rows = reader.getRowObjectsJS();
       return rows
-        .map((r) => String(r.explain_value ?? ''))
+        .map((r) => (typeof r.explain_value === 'string' ? r.explain_value : ''))
         .join('\n')
         .trimEnd();
     });
@@ -366,7 +366,11 @@ function errorText(err: unknown): string {
 async function prepareChecked(connection: DuckDBConnection, sql: string, expected: StatementType) {
   const extracted = await connection.extractStatements(sql);
   if (extracted.count !== 1) {
-    throw new RefusedQueryError(`exactly one statement is allowed; DuckDB found ${extracted.count}`, 'not_select');
+    throw new RefusedQueryError(
+      `exactly one statement is allowed; DuckDB found ${extracted.count}`,
+      'not_select',
+      'database',
+    );
   }
   const prepared = await extracted.prepare(0);
   if (prepared.statementType !== expected) {
@@ -375,6 +379,7 @@ async function prepareChecked(connection: DuckDBConnection, sql: string, expecte
     throw new RefusedQueryError(
       `only ${StatementType[expected]} is allowed; DuckDB read the text as ${found}`,
       'not_select',
+      'database',
     );
   }
   return prepared;

@@ -22,7 +22,8 @@ export type GuardVerdict = { ok: true } | { ok: false; reason: string; cause: 'p
 
 /**
  * Statement node types node-sql-parser produces for anything but a query. Seeing one anywhere in
- * the tree (a CTE body, a subquery) refuses the text.
+ * the tree (a CTE body, a subquery) refuses the text. (`DESCRIBE` is left out: ORDER BY items are
+ * typed `DESC`, and a top-level DESCRIBE is refused as not-a-SELECT anyway.)
  */
 const STATEMENT_TYPES = new Set([
   'alter',
@@ -36,7 +37,6 @@ const STATEMENT_TYPES = new Set([
   'deallocate',
   'declare',
   'delete',
-  'desc',
   'detach',
   'drop',
   'exec',
@@ -178,14 +178,16 @@ export function checkSingleSelect(sql: string): GuardVerdict {
   try {
     ast = parser.astify(sql, { database: 'postgresql' });
   } catch (err) {
-    const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    const detail = parseErrorDetail(err);
     return {
       ok: false,
       cause: 'parse',
       reason: `the SQL could not be read as a single standard SELECT statement (${detail}); write plain SQL without engine-specific shorthands`,
     };
   }
-  const statements = (Array.isArray(ast) ? ast : [ast]).filter((s) => s !== null && s !== undefined);
+  const statements: unknown[] = (Array.isArray(ast) ? (ast as unknown[]) : [ast]).filter(
+    (s) => s !== null && s !== undefined,
+  );
   if (statements.length !== 1) {
     return { ok: false, cause: 'not_select', reason: `exactly one statement is allowed; found ${statements.length}` };
   }
@@ -199,6 +201,21 @@ export function checkSingleSelect(sql: string): GuardVerdict {
     };
   }
   return findForbidden(statement) ?? { ok: true };
+}
+
+/**
+ * The parser's own message lists every token it would have accepted (hundreds of characters of
+ * noise in a prompt); where it is at and what it found says enough.
+ */
+function parseErrorDetail(err: unknown): string {
+  if (err && typeof err === 'object' && 'location' in err && 'found' in err) {
+    const location = err.location as { start?: { line?: number; column?: number } } | undefined;
+    const found = typeof err.found === 'string' ? JSON.stringify(err.found) : 'end of input';
+    if (location?.start?.line !== undefined)
+      return `unexpected ${found} at line ${location.start.line}, column ${location.start.column ?? '?'}`;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return (message.split('\n')[0] ?? message).slice(0, 200);
 }
 
 function nodeType(node: unknown): string | undefined {
@@ -215,7 +232,9 @@ function findForbidden(root: unknown): GuardVerdict | null {
     const node = stack.pop();
     if (!node || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
-    const type = nodeType(node);
+    // Statement types are lower case; expression nodes reuse some words in upper case (ORDER BY
+    // items are `{type: 'DESC'}`), so the raw spelling is compared.
+    const type = 'type' in node && typeof node.type === 'string' ? node.type : undefined;
     if (type && STATEMENT_TYPES.has(type)) {
       return {
         ok: false,
@@ -289,8 +308,12 @@ export class RefusedQueryError extends TargetQueryError {
   constructor(
     readonly reason: string,
     readonly refusal: 'parse' | 'not_select' | 'forbidden',
+    /** Which layer refused: this module's check, or the database's own parser before running. */
+    readonly stage: 'guard' | 'database' = 'guard',
   ) {
-    super(`refused before reaching the database: ${reason}`);
+    super(
+      `refused ${stage === 'guard' ? 'before reaching the database' : 'by the database before running'}: ${reason}`,
+    );
   }
 }
 

@@ -371,6 +371,7 @@ const SIGNATURE_OVERRIDES: Record<string, string> = {
   strftime: 'strftime(ts, format)',
   time_bucket: 'time_bucket(bucket_width, ts, [origin])',
   date_part: 'date_part(part, ts)',
+  substring: 'substring(string, start, [length])',
   datepart: 'datepart(part, ts)',
   string_agg: 'string_agg(value, [separator])',
   json_extract: 'json_extract(json, path)',
@@ -381,6 +382,11 @@ const SIGNATURE_OVERRIDES: Record<string, string> = {
   last_value: 'last_value(x)',
   nth_value: 'nth_value(x, n)',
   ntile: 'ntile(buckets)',
+  // PostgreSQL also has hypothetical-set aggregates under these names; the window form is meant.
+  rank: 'rank()',
+  dense_rank: 'dense_rank()',
+  percent_rank: 'percent_rank()',
+  cume_dist: 'cume_dist()',
   percentile_cont: 'percentile_cont(fraction) WITHIN GROUP (ORDER BY x)',
   percentile_disc: 'percentile_disc(fraction) WITHIN GROUP (ORDER BY x)',
   mode: 'mode() WITHIN GROUP (ORDER BY x)',
@@ -410,6 +416,8 @@ export function foldOverloads(overloads: readonly FunctionOverload[], wanted: re
     // An alias whose target row is absent from the catalog still describes the function.
     const rows = group.overloads.length > 0 ? group.overloads : overloads.filter((o) => o.aliasOf === name);
     if (rows.length === 0) continue;
+    // PostgreSQL's `rank(…)` aggregate (hypothetical-set) must not describe the window `rank()`.
+    const describing = WINDOW_ONLY.has(name) ? rows.filter((r) => r.kind === 'window') : rows;
     const kind = WINDOW_ONLY.has(name)
       ? 'window'
       : rows.some((r) => r.kind === 'aggregate')
@@ -421,7 +429,7 @@ export function foldOverloads(overloads: readonly FunctionOverload[], wanted: re
       aliases: [...group.aliases].sort(),
       signature: SIGNATURE_OVERRIDES[name] ?? compactSignature(name, rows),
       description: shortDescription(
-        rows.find((r) => r.description.trim() !== '')?.description ?? FALLBACK_DESCRIPTIONS[name] ?? '',
+        describing.find((r) => r.description.trim() !== '')?.description ?? FALLBACK_DESCRIPTIONS[name] ?? '',
       ),
       contexts: [],
     });

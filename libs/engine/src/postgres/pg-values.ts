@@ -71,6 +71,6 @@ const PARSERS: Record<number, (text: string) => unknown> = {
 export const previewTypes: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     const parser = (format ?? 'text') === 'text' ? PARSERS[oid] : undefined;
-    return parser ?? types.getTypeParser(oid, format ?? 'text');
+    return parser ?? (types.getTypeParser(oid, format ?? 'text') as (text: string) => unknown);
   }) as CustomTypesConfig['getTypeParser'],
 };

@@ -54,6 +54,10 @@ export const EnvSchema = z.object({
 
   /** Jobs one worker process runs at once; LLM workers scale out with this or more replicas. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Put SQL text into spans (off by default: queries can hold business data). */
+  TRACE_CONTENT: bool(false),
+  /** Milliseconds between SSE heartbeats, so proxies keep idle streams open. */
+  SSE_HEARTBEAT_MS: int(15_000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   LOG_JSON: bool(true),
 });
@@ -95,6 +99,8 @@ export interface AppConfig {
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
   worker: { concurrency: number };
   log: { level: Env['LOG_LEVEL']; json: boolean };
+  telemetry: { captureContent: boolean };
+  sse: { heartbeatMs: number };
 }
 
 function toAppConfig(e: Env): AppConfig {
@@ -133,5 +139,7 @@ function toAppConfig(e: Env): AppConfig {
     },
     worker: { concurrency: e.WORKER_CONCURRENCY },
     log: { level: e.LOG_LEVEL, json: e.LOG_JSON },
+    telemetry: { captureContent: e.TRACE_CONTENT },
+    sse: { heartbeatMs: e.SSE_HEARTBEAT_MS },
   };
 }

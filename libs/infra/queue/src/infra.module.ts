@@ -3,16 +3,18 @@ import { BullModule } from '@nestjs/bullmq';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { WORKFLOW_QUEUES } from '@nl2p/graph';
+import { shutdownTelemetry } from '@nl2p/telemetry';
 import { CatalogCache, EventLog, RedisKeys, RedisSessionStore, TraceLog } from '@nl2p/session-store';
 import { WorkflowDispatcher } from './dispatcher';
 import { NodeRunner } from './node-runner';
 import { REDIS, SESSION_STORE } from './tokens';
 
-/** Closes the shared Redis connection when the app stops. */
-class RedisCloser implements OnApplicationShutdown {
+/** Closes the shared Redis connection and flushes the last spans when the app stops. */
+class InfraShutdown implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
   async onApplicationShutdown(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
+    await shutdownTelemetry();
   }
 }
 
@@ -54,7 +56,7 @@ export class InfraModule {
           inject: [REDIS, RedisKeys, APP_CONFIG],
           useFactory: (r: Redis, k: RedisKeys, c: AppConfig) => new CatalogCache(r, k, c.retention.catalogTtlSeconds),
         },
-        RedisCloser,
+        InfraShutdown,
         WorkflowDispatcher,
         NodeRunner,
       ],

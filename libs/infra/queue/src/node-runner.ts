@@ -9,7 +9,9 @@ import {
 } from '@nl2p/envelope';
 import { END, GRAPH, remember } from '@nl2p/graph';
 import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
-import { emptyCallLog, runWithCallLog, type CallLog } from '@nl2p/telemetry';
+import type { Span } from '@opentelemetry/api';
+import { APP_CONFIG, type AppConfig } from '@nl2p/config';
+import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
 import { WorkflowDispatcher, type NodeJobData } from './dispatcher';
 import { SESSION_STORE } from './tokens';
 
@@ -41,10 +43,40 @@ export class NodeRunner {
     private readonly events: EventLog,
     private readonly traces: TraceLog,
     private readonly dispatcher: WorkflowDispatcher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * One span per node run, a child of the gateway's turn span (its context rides in the
+   * envelope), so a turn is one trace across every service it touches.
+   */
   async run(job: Job<NodeJobData>, handlers: NodeHandlers, service: string): Promise<RunOutcome> {
+    const data = job.data as Partial<NodeJobData> | undefined;
+    const parent = extractCarrier(data?.envelope?.trace);
+    const name = `node ${data?.envelope?.node ?? 'unknown'}`;
+    return tracer().startActiveSpan(name, {}, parent, async (span) => {
+      try {
+        const outcome = await this.runNode(job, handlers, service, span);
+        span.setAttribute('nl2p.outcome', outcome);
+        return outcome;
+      } catch (err) {
+        failSpan(span, err);
+        throw err;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async runNode(job: Job<NodeJobData>, handlers: NodeHandlers, service: string, span: Span): Promise<RunOutcome> {
     const envelope = this.parse(job);
+    span.setAttributes({
+      'nl2p.node': envelope.node ?? '',
+      'nl2p.attempt': envelope.validation.attempt,
+      'nl2p.delivery': job.attemptsMade + 1,
+      'nl2p.session_id': envelope.session_id,
+      'nl2p.turn_id': envelope.turn_id,
+    });
     const node = envelope.node as NodeName;
     const handler = handlers[node];
     if (!handler) throw new UnrecoverableError(`service ${service} has no handler for node ${node}`);
@@ -78,6 +110,8 @@ export class NodeRunner {
     }
 
     const next = GRAPH[node].next(produced);
+    span.setAttribute('nl2p.next', next);
+    if (this.config.telemetry.captureContent && produced.draft.sql) span.setAttribute('nl2p.sql', produced.draft.sql);
     const withMetrics = addCallMetrics(produced, calls);
     const candidate: Envelope =
       next === END ? concludeTurn(withMetrics, node) : { ...withMetrics, node: next, status: 'running' };

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { SpanKind } from '@opentelemetry/api';
+import { tracer } from './otel';
 
 export interface LlmCallRecord {
   model: string;
@@ -42,10 +44,45 @@ export function currentCallLog(): CallLog | undefined {
   return storage.getStore();
 }
 
+/**
+ * Records an LLM call: into the node run's call log, and as a child span of the node's span
+ * with the OpenTelemetry GenAI attributes. The span is made after the call from its measured
+ * latency, so the clients need no tracing code of their own.
+ */
 export function recordLlmCall(call: LlmCallRecord): void {
   storage.getStore()?.llm.push(call);
+  const end = Date.now();
+  const span = tracer().startSpan(`chat ${call.model}`, {
+    kind: SpanKind.CLIENT,
+    startTime: end - call.latency_ms,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': call.model,
+      'gen_ai.response.model': call.model,
+      'gen_ai.usage.input_tokens': call.input_tokens,
+      'gen_ai.usage.output_tokens': call.output_tokens,
+      'gen_ai.response.finish_reasons': call.finish_reason ? [call.finish_reason] : [],
+      'nl2p.retries': call.retries,
+    },
+  });
+  span.end(end);
 }
 
+/** Records an engine call: into the node run's call log, and as an HTTP client span. */
 export function recordEngineCall(call: EngineCallRecord): void {
   storage.getStore()?.engine.push(call);
+  const end = Date.now();
+  const span = tracer().startSpan(`${call.method} ${call.route}`, {
+    kind: SpanKind.CLIENT,
+    startTime: end - call.latency_ms,
+    attributes: {
+      'http.request.method': call.method,
+      'url.template': call.route,
+      ...(call.status === null ? {} : { 'http.response.status_code': call.status }),
+      'nl2p.retries': call.retries,
+    },
+  });
+  if (call.status === null || call.status >= 400) span.setStatus({ code: 2, message: `status ${call.status ?? 'none'}` });
+  span.end(end);
 }

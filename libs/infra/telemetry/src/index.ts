@@ -1,1 +1,2 @@
 export * from './call-recorder';
+export * from './otel';

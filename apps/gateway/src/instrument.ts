@@ -1,0 +1,4 @@
+// Imported first by main.ts: tracing must be set up before anything else loads.
+import { startTelemetry } from '@nl2p/telemetry';
+
+startTelemetry('gateway', process.env);

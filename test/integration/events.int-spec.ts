@@ -1,0 +1,121 @@
+import { FakeManager, ScriptedLlm } from '@nl2p/testing';
+import { GatewayClient } from '../support/client';
+import { LlmScript } from '../support/llm-script';
+import { readSse, type SseEvent } from '../support/sse';
+import { startStack, type Stack } from '../support/stack';
+
+const GOOD_SQL =
+  "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
+const nl2sql = { intent: 'nl2sql' as const, stream: 'sensor_stream', question: null };
+
+describe('events over SSE, and the trace view', () => {
+  const manager = new FakeManager();
+  const llm = new ScriptedLlm();
+  let stack: Stack;
+  let api: GatewayClient;
+
+  beforeAll(async () => {
+    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
+    stack = await startStack({ managerUrl, llmUrl, env: { SSE_HEARTBEAT_MS: '150' } });
+    api = new GatewayClient(stack.gatewayUrl);
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([manager.stop(), llm.stop()]);
+  });
+
+  beforeEach(() => {
+    manager.reset();
+    llm.reset();
+  });
+
+  it('streams node events and draft deltas live; a reconnect with Last-Event-ID gets every remaining event once', async () => {
+    // ~40 words at 25 ms each: the draft takes about a second to arrive, delta by delta.
+    const slowDraft = `${GOOD_SQL} `.repeat(1).trim();
+    new LlmScript(llm).route(nl2sql).draft({ content: slowDraft, chunkDelayMs: 25 });
+    const id = await api.createSession();
+    const started = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 'avg temperature per device every 10 s above 30' });
+    expect(started.status).toBe(202);
+    const url = `${api.baseUrl}/v1/sessions/${id}/events?turn=1`;
+
+    const first = await readSse(url, { stop: (_e, all) => all.filter((x) => x.type === 'draft_delta').length >= 3 });
+    expect(first.ended).toBe('client');
+    expect(first.events.some((e) => e.type === 'node_start' && e.data.node === 'init_session')).toBe(true);
+    expect(first.events.filter((e) => e.type === 'draft_delta')).toHaveLength(3);
+    expect(first.events.some((e) => e.type === 'turn_end')).toBe(false);
+
+    const lastId = first.events[first.events.length - 1].id;
+    const second = await readSse(url, { lastEventId: lastId });
+    expect(second.ended).toBe('server');
+    const last = second.events[second.events.length - 1];
+    expect(last.type).toBe('end');
+    expect(last.data).toEqual({ turn_id: 1, status: 'waiting' });
+
+    // Exactly once, in order: the two connections together are the turn's whole stream.
+    const seen = [...first.events, ...second.events].filter((e) => e.type !== 'end' && e.type !== 'heartbeat');
+    const ids = seen.map((e) => e.id);
+    expect(ids.filter((x, i) => ids.indexOf(x) !== i)).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    const all = await readSse(url);
+    const stored = all.events.filter((e) => e.type !== 'end' && e.type !== 'heartbeat').map((e) => e.id);
+    expect(ids).toEqual(stored);
+
+    const deltas = seen.filter((e) => e.type === 'draft_delta').map((e: SseEvent) => e.data.delta as string);
+    expect(deltas.length).toBeGreaterThanOrEqual(5);
+    expect(deltas.join('')).toBe(slowDraft);
+    const types = seen.map((e) => e.type);
+    expect(types.indexOf('draft_delta')).toBeLessThan(types.indexOf('turn_end'));
+    expect(types).toContain('interrupt');
+    // Heartbeats while the draft was slow (every 150 ms here).
+    expect([...first.events, ...second.events].some((e) => e.type === 'heartbeat')).toBe(true);
+  });
+
+  it('the trace endpoint returns per-node records whose latencies fit within the turn wall time', async () => {
+    const script = new LlmScript(llm);
+    script.route(nl2sql).draft(GOOD_SQL.replace('temperature >', 'temp >')).revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
+    const id = await api.createSession();
+    const t0 = Date.now();
+    const view = await api.turn(id, { text: 'avg temperature per device every 10 s above 30' });
+    const wall = Date.now() - t0;
+    expect(view.interrupt.type).toBe('need_confirm');
+
+    const { records } = (await api.request('GET', `/v1/sessions/${id}/trace?turn=1`)).body;
+    const nodes = records.map((r: { node: string }) => r.node);
+    expect(nodes).toEqual([
+      'init_session',
+      'route_intent',
+      'ensure_active_stream',
+      'draft_sql',
+      'prevalidate',
+      'revise_sql',
+      'prevalidate',
+      'validate',
+      'explain',
+      'cleanup',
+      'confirm',
+    ]);
+    const sum = records.reduce((acc: number, r: { latency_ms: number }) => acc + r.latency_ms, 0);
+    expect(sum).toBeLessThanOrEqual(wall);
+    for (const r of records) {
+      expect(new Date(r.end).getTime() - new Date(r.start).getTime()).toBe(r.latency_ms);
+      expect(typeof r.ok).toBe('boolean');
+    }
+    expect(records[4]).toMatchObject({ node: 'prevalidate', attempt: 1, ok: true });
+    const revise = records.find((r: { node: string }) => r.node === 'revise_sql');
+    expect(revise.llm[0]).toMatchObject({ model: 'scripted-reasoning' });
+    expect(revise.llm[0].input_tokens).toBeGreaterThan(0);
+    // Per-turn metrics in the session view agree with the records.
+    const llmCalls = records.flatMap((r: { llm: unknown[] }) => r.llm).length;
+    expect(view.metrics.llm_calls).toBe(llmCalls);
+    expect(view.metrics.engine_calls).toBe(records.flatMap((r: { engine: unknown[] }) => r.engine).length);
+    // The seed's unversioned path serves the same records.
+    const seed = (await api.request('GET', `/sessions/${id}/trace`)).body;
+    expect(seed.records).toHaveLength(records.length);
+  });
+
+  it('an SSE request for an unknown session is 404', async () => {
+    const res = await fetch(`${api.baseUrl}/v1/sessions/${'f'.repeat(32)}/events`);
+    expect(res.status).toBe(404);
+  });
+});
