@@ -12,6 +12,7 @@ import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
 import { duckDbColumn, jsonSafe, previewValueConverter } from './duckdb-values';
 import { PlanMemory } from './plan-memory';
 import { checkSingleSelect, previewQuery, RefusedQueryError } from './read-only-guard';
+import { prepareOnly, runSingle } from './single-statement';
 import { DUCKDB_FUNCTION_NAMES, foldOverloads, withSyntaxFunctions, type FunctionOverload } from './sql-functions';
 
 export interface DuckDbTargetOptions {
@@ -356,52 +357,6 @@ function assertTmpId(id: string): void {
 function errorText(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') return err.message;
   return String(err);
-}
-
-/**
- * Prepares `sql` and checks that DuckDB's own parser sees exactly one statement of the expected
- * type: the database-side twin of the parser check, so a text the two parsers read differently
- * still cannot run a second statement or a write.
- */
-async function prepareChecked(connection: DuckDBConnection, sql: string, expected: StatementType) {
-  const extracted = await connection.extractStatements(sql);
-  if (extracted.count !== 1) {
-    throw new RefusedQueryError(
-      `exactly one statement is allowed; DuckDB found ${extracted.count}`,
-      'not_select',
-      'database',
-    );
-  }
-  const prepared = await extracted.prepare(0);
-  if (prepared.statementType !== expected) {
-    const found = StatementType[prepared.statementType] ?? String(prepared.statementType);
-    prepared.destroySync();
-    throw new RefusedQueryError(
-      `only ${StatementType[expected]} is allowed; DuckDB read the text as ${found}`,
-      'not_select',
-      'database',
-    );
-  }
-  return prepared;
-}
-
-async function prepareOnly(connection: DuckDBConnection, sql: string, expected: StatementType): Promise<void> {
-  (await prepareChecked(connection, sql, expected)).destroySync();
-}
-
-async function runSingle(
-  connection: DuckDBConnection,
-  sql: string,
-  expected: StatementType,
-  params?: DuckDBValue[],
-): Promise<DuckDBResultReader> {
-  const prepared = await prepareChecked(connection, sql, expected);
-  try {
-    if (params) prepared.bind(params);
-    return await prepared.runAndReadAll();
-  } finally {
-    prepared.destroySync();
-  }
 }
 
 /** Groups `information_schema.columns` rows into streams, keeping the query's order. */

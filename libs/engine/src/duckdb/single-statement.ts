@@ -1,0 +1,53 @@
+import { StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import { RefusedQueryError } from './read-only-guard';
+
+// Never `connection.run(text)` with text that came from outside: the Neo API runs *every*
+// statement in the text (all but the last, then the last), so a text that DuckDB splits into two
+// statements would run both. These helpers run exactly one, of the expected type, or nothing.
+
+/**
+ * Prepares `sql` and checks that DuckDB's own parser sees exactly one statement of the expected
+ * type: the database-side twin of the parser check, so a text the two parsers read differently
+ * still cannot run a second statement or a write.
+ */
+export async function prepareChecked(connection: DuckDBConnection, sql: string, expected: StatementType) {
+  const extracted = await connection.extractStatements(sql);
+  if (extracted.count !== 1) {
+    throw new RefusedQueryError(
+      `exactly one statement is allowed; DuckDB found ${extracted.count}`,
+      'not_select',
+      'database',
+    );
+  }
+  const prepared = await extracted.prepare(0);
+  if (prepared.statementType !== expected) {
+    const found = StatementType[prepared.statementType] ?? String(prepared.statementType);
+    prepared.destroySync();
+    throw new RefusedQueryError(
+      `only ${StatementType[expected]} is allowed; DuckDB read the text as ${found}`,
+      'not_select',
+      'database',
+    );
+  }
+  return prepared;
+}
+
+export async function prepareOnly(connection: DuckDBConnection, sql: string, expected: StatementType): Promise<void> {
+  (await prepareChecked(connection, sql, expected)).destroySync();
+}
+
+export async function runSingle(
+  connection: DuckDBConnection,
+  sql: string,
+  expected: StatementType,
+  params?: DuckDBValue[],
+): Promise<DuckDBResultReader> {
+  const prepared = await prepareChecked(connection, sql, expected);
+  try {
+    if (params) prepared.bind(params);
+    return await prepared.runAndReadAll();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
