@@ -47,6 +47,11 @@ fi
 log "building"
 npm run --silent build
 
+# The embedded default target: DuckDB with the demo dataset, created on first start.
+export TARGET="${TARGET:-duckdb}" DUCKDB_PATH="${DUCKDB_PATH:-$ROOT/data/demo.duckdb}"
+mkdir -p "$(dirname "$DUCKDB_PATH")"
+node dist/libs/engine/src/duckdb/demo-data-cli.js "$DUCKDB_PATH" >&2
+
 for svc in "${SERVICES[@]}"; do
   node "dist/apps/$svc/src/main.js" >>"$LOG_DIR/$svc.log" 2>&1 &
   PIDS+=("$!")
@@ -65,7 +70,7 @@ curl -fs "$URL/health" >/dev/null || { log "gateway did not become healthy; see 
 cat <<INFO
 nl2pipeline is running.
   gateway:   $URL   (OpenAPI: $URL/openapi.json, docs: $URL/docs)
-  target:    ${TARGET:-veloflux}  ${VELOFLUX_URL:+(Manager at $VELOFLUX_URL)}
+  target:    $TARGET $( [ "$TARGET" = duckdb ] && echo "(embedded, demo data in $DUCKDB_PATH)" ) ${VELOFLUX_URL:+(veloFlux Manager at $VELOFLUX_URL)}
   LLM:       ${LLM_BASE_URL:-http://127.0.0.1:11434/v1} model ${LLM_MODEL:-gpt-4o-mini}
              (any OpenAI-compatible server: set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL)
   logs:      $LOG_DIR

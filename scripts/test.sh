@@ -9,6 +9,21 @@ source scripts/env.sh
 
 step() { printf '\n== %s\n' "$*"; }
 
+# PostgreSQL for the postgres target's tests: POSTGRES_URL when given, else a throw-away cluster
+# from Debian's server package (installed when missing). Without one those cases skip, saying why.
+if [ -z "${POSTGRES_URL:-}" ]; then
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    step "installing postgresql (Debian package)"
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2 || true
+  fi
+  if PG_ENV=$(bash tools/demo-data/start-postgres.sh); then
+    set -a; eval "$PG_ENV"; set +a
+    trap 'eval "$POSTGRES_STOP"' EXIT
+  else
+    echo "PostgreSQL could not be started here; the postgres target's tests will be skipped" >&2
+  fi
+fi
+
 step "typecheck"
 npm run --silent typecheck
 step "lint"

@@ -2,6 +2,10 @@ import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDemoDatabase } from '@nl2p/engine';
 import { loadConfig, type AppConfig } from '@nl2p/config';
 import { createGatewayApp } from '../../apps/gateway/src/create-app';
 import { ExplainerModule } from '../../apps/explainer/src/explainer.module';
@@ -14,6 +18,8 @@ import { ConsoleLogger } from '@nestjs/common';
 export interface StackOptions {
   llmUrl: string;
   managerUrl: string;
+  /** Create the DuckDB demo database for this stack (SQL-target tests). */
+  duckdb?: boolean;
   /** Extra environment keys (strings, as a deployment would set them). */
   env?: Record<string, string>;
 }
@@ -31,6 +37,8 @@ export function testEnv(opts: StackOptions): Record<string, string> {
   return {
     REDIS_URL: redisUrl,
     REDIS_PREFIX: `t${randomUUID().slice(0, 8)}`,
+    TARGET: 'veloflux',
+    DUCKDB_PATH: path.join(os.tmpdir(), `nl2p-test-${randomUUID().slice(0, 8)}.duckdb`),
     VELOFLUX_URL: opts.managerUrl,
     LLM_BASE_URL: opts.llmUrl,
     LLM_API_KEY: 'test-key',
@@ -54,6 +62,7 @@ export function testEnv(opts: StackOptions): Record<string, string> {
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const config = loadConfig(testEnv(opts));
+  if (opts.duckdb) await ensureDemoDatabase(config.duckdb.path);
   const logger = new ConsoleLogger('test', { logLevels: ['error', 'warn'] });
   const workers: INestApplicationContext[] = [];
   for (const mod of [ValidatorModule, RouterLlmModule, SqlDrafterModule, ExplainerModule, JanitorModule]) {
@@ -71,6 +80,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await gateway.close();
       for (const w of workers) await w.close();
       await deletePrefix(config.redis.url, config.redis.prefix);
+      rmSync(config.duckdb.path, { force: true });
+      rmSync(`${config.duckdb.path}.wal`, { force: true });
     },
   };
 }

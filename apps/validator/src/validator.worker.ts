@@ -1,8 +1,6 @@
-import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
-import type { EngineTarget } from '@nl2p/engine';
 import { QueueName } from '@nl2p/graph';
-import { ENGINE, Grounding, validatorNodes } from '@nl2p/nodes';
+import { Engines, Grounding, validatorNodes } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
 
 /** Grounding reads, local prevalidation and engine validation (temp pipelines). */
@@ -11,8 +9,8 @@ export class ValidatorWorker extends WorkflowWorker {
   protected readonly queue = QueueName.Validator;
   protected readonly handlers: NodeHandlers;
 
-  constructor(@Inject(ENGINE) engine: EngineTarget, grounding: Grounding) {
+  constructor(engines: Engines, grounding: Grounding) {
     super();
-    this.handlers = validatorNodes({ engine, grounding });
+    this.handlers = validatorNodes({ engines, grounding });
   }
 }

@@ -65,7 +65,11 @@ export interface EngineTarget {
    * until `cleanup`, so `explain` can read its plan.
    */
   validate(sql: string, tmpId: string): Promise<ValidationResult>;
-  explain(tmpId: string): Promise<string>;
+  /**
+   * The engine's plan. veloFlux reads the temp pipeline created by `validate`; SQL targets create
+   * nothing and run `EXPLAIN` on `sql` (so any process can explain, not only the validating one).
+   */
+  explain(tmpId: string, sql: string): Promise<string>;
   /** Deletes the temp pipeline; a missing one is fine. Refuses ids without the temp prefix. */
   cleanup(tmpId: string): Promise<void>;
   /** The request the person applies by hand (`POST /pipelines`); `null` for SQL targets. */

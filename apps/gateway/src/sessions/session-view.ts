@@ -16,6 +16,8 @@ export function sessionView(e: Envelope) {
     questions: e.draft.questions,
     explain: e.explain.pretty,
     pipeline_request: e.explain.pipeline_request,
+    preview: e.explain.preview,
+    preview_error: e.explain.preview_error,
     answer: e.answer,
     error: e.error,
     attempts: {

@@ -34,9 +34,13 @@ export class TurnService implements OnApplicationShutdown {
   ) {}
 
   async createSession(dto: CreateSessionDto): Promise<Envelope> {
+    const target = dto.target ?? this.config.target;
+    if (target === 'postgres' && !this.config.postgres.url) {
+      throw new BadRequestException('target postgres is not configured on this server (POSTGRES_URL is unset)');
+    }
     const envelope = newSessionEnvelope({
       sessionId: randomUUID().replaceAll('-', ''),
-      target: dto.target ?? this.config.target,
+      target,
       maxAttempts: dto.max_attempts ?? this.config.workflow.maxAttempts,
       sink: dto.sink ? { type: dto.sink.type, props: dto.sink.props ?? {} } : this.config.sink,
       activeStream: dto.stream ?? null,

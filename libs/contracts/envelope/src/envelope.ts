@@ -171,6 +171,8 @@ export const Envelope = z.object({
     pipeline_request: z.record(z.string(), z.unknown()).nullable(),
     /** SQL targets only: a read-only sample of the result. */
     preview: Preview.nullable().default(null),
+    /** Why there is no preview (e.g. the query ran past its time limit). */
+    preview_error: z.string().nullable().default(null),
   }),
   sink: SinkConfig,
   interrupt: Interrupt.nullable(),
@@ -245,7 +247,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     feedback: null,
     draft: emptyDraft(),
     validation: freshValidation(opts.maxAttempts),
-    explain: { pretty: null, pipeline_request: null, preview: null },
+    explain: { pretty: null, pipeline_request: null, preview: null, preview_error: null },
     sink: opts.sink,
     interrupt: null,
     answer: null,

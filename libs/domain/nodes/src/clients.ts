@@ -1,30 +1,75 @@
+import { createHash } from 'node:crypto';
 import type { AppConfig } from '@nl2p/config';
-import { ManagerClient, VelofluxTarget, type EngineTarget } from '@nl2p/engine';
+import type { TargetKind } from '@nl2p/envelope';
+import { DuckDbTarget, ManagerClient, PostgresTarget, VelofluxTarget, type EngineTarget } from '@nl2p/engine';
 import { OpenAiLlmClient, type LlmClient } from '@nl2p/llm';
 import { recordEngineCall, recordLlmCall } from '@nl2p/telemetry';
 
-/** The configured engine; every call lands in the current node run's call log. */
-export function createEngineTarget(config: AppConfig): EngineTarget {
-  switch (config.target) {
-    case 'veloflux':
-      return new VelofluxTarget(
-        new ManagerClient({
-          baseUrl: config.veloflux.url,
-          timeoutMs: config.veloflux.timeoutMs,
-          retries: config.veloflux.retries,
-          backoffMs: config.veloflux.backoffMs,
-          onCall: recordEngineCall,
-        }),
-      );
-    case 'duckdb':
-    case 'postgres':
-      throw new Error(`target ${config.target} is not available yet; set TARGET=veloflux`);
-  }
-}
+/**
+ * The engines a deployment can reach, built on first use: each session names its target, and a
+ * worker serves sessions of every configured target.
+ */
+export class Engines {
+  private readonly built = new Map<TargetKind, EngineTarget>();
 
-/** A stable key for the engine instance, so catalogs of different engines never mix. */
-export function engineKey(config: AppConfig): string {
-  return config.target === 'veloflux' ? config.veloflux.url : config.target;
+  constructor(private readonly config: AppConfig) {}
+
+  for(kind: TargetKind): EngineTarget {
+    let engine = this.built.get(kind);
+    if (!engine) {
+      engine = this.create(kind);
+      this.built.set(kind, engine);
+    }
+    return engine;
+  }
+
+  /** Targets a session may choose here. */
+  available(): TargetKind[] {
+    return this.config.postgres.url ? ['veloflux', 'duckdb', 'postgres'] : ['veloflux', 'duckdb'];
+  }
+
+  /**
+   * Identifies the engine instance behind a target, so catalogs of two engines never mix in the
+   * cache. Hashed: a connection string can hold a password.
+   */
+  key(kind: TargetKind): string {
+    const raw =
+      kind === 'veloflux' ? this.config.veloflux.url : kind === 'duckdb' ? this.config.duckdb.path : (this.config.postgres.url ?? '');
+    return createHash('sha256').update(raw).digest('hex').slice(0, 12);
+  }
+
+  async close(): Promise<void> {
+    for (const engine of this.built.values()) {
+      if ('close' in engine && typeof engine.close === 'function') await (engine.close as () => Promise<void>)();
+    }
+    this.built.clear();
+  }
+
+  private create(kind: TargetKind): EngineTarget {
+    const { previewRows, queryTimeoutMs } = this.config.sqlTargets;
+    switch (kind) {
+      case 'veloflux':
+        return new VelofluxTarget(
+          new ManagerClient({
+            baseUrl: this.config.veloflux.url,
+            timeoutMs: this.config.veloflux.timeoutMs,
+            retries: this.config.veloflux.retries,
+            backoffMs: this.config.veloflux.backoffMs,
+            onCall: recordEngineCall,
+          }),
+        );
+      case 'duckdb':
+        return new DuckDbTarget({ path: this.config.duckdb.path, previewRows, queryTimeoutMs });
+      case 'postgres':
+        if (!this.config.postgres.url) throw new Error('target postgres is not configured: set POSTGRES_URL');
+        return new PostgresTarget({
+          connectionString: this.config.postgres.url,
+          schema: this.config.postgres.schema,
+          previewRows,
+          statementTimeoutMs: queryTimeoutMs,
+        });
+    }
+  }
 }
 
 /** The OpenAI-compatible client; every call lands in the current node run's call log. */

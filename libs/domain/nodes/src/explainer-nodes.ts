@@ -1,16 +1,19 @@
 import { PIPELINE_ID_PLACEHOLDER, type Envelope } from '@nl2p/envelope';
-import type { EngineTarget } from '@nl2p/engine';
+import { TargetQueryError } from '@nl2p/engine';
+import type { Preview } from '@nl2p/envelope';
+import type { Engines } from './clients';
 import type { NodeHandlers } from '@nl2p/queue';
 import { errorMessage } from '@nl2p/queue';
 
 /** Nodes run by the `explainer` service: the engine's plan, cleanup, and the person's decision. */
-export function explainerNodes({ engine }: { engine: EngineTarget }): NodeHandlers {
+export function explainerNodes({ engines }: { engines: Engines }): NodeHandlers {
   return {
     async explain(e) {
+      const engine = engines.for(e.target);
       const tmpId = e.validation.tmp_pipeline_id;
       let pretty: string;
       try {
-        pretty = tmpId ? await engine.explain(tmpId) : '(no plan: nothing was validated)';
+        pretty = tmpId ? await engine.explain(tmpId, e.draft.sql ?? '') : '(no plan: nothing was validated)';
       } catch (err) {
         // The temp pipeline must still be deleted, so a failed explain does not stop the turn.
         pretty = `(the engine could not explain the plan: ${errorMessage(err)})`;
@@ -19,12 +22,21 @@ export function explainerNodes({ engine }: { engine: EngineTarget }): NodeHandle
       const request = engine.buildPipelineRequest(sql, e.pipeline_id ?? PIPELINE_ID_PLACEHOLDER, e.sink);
       // SQL targets show real rows; a preview that fails (e.g. its time limit) is an error the
       // person must see, not a reason to hide the validated SQL and plan.
-      const preview = engine.preview ? await engine.preview(sql) : null;
-      return { ...e, explain: { pretty, pipeline_request: request, preview } };
+      let preview: Preview | null = null;
+      let previewError: string | null = null;
+      if (engine.preview) {
+        try {
+          preview = await engine.preview(sql);
+        } catch (err) {
+          if (!(err instanceof TargetQueryError)) throw err;
+          previewError = err.message;
+        }
+      }
+      return { ...e, explain: { pretty, pipeline_request: request, preview, preview_error: previewError } };
     },
 
     async cleanup(e) {
-      if (e.validation.tmp_pipeline_id) await engine.cleanup(e.validation.tmp_pipeline_id);
+      if (e.validation.tmp_pipeline_id) await engines.for(e.target).cleanup(e.validation.tmp_pipeline_id);
       return { ...e, validation: { ...e.validation, tmp_pipeline_id: null } };
     },
 

@@ -37,7 +37,7 @@ export function routerNodes({ llm }: { llm: LlmClient }): NodeHandlers {
 export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Grounding }): NodeHandlers {
   return {
     async draft_sql(e, ctx) {
-      const catalog = await grounding.catalog(e.digest_hash);
+      const catalog = await grounding.catalog(e.target, e.digest_hash);
       const pending: Promise<void>[] = [];
       const { text } = await llm.text({
         role: 'preview',
@@ -65,7 +65,7 @@ export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Gr
     },
 
     async revise_sql(e) {
-      const catalog = await grounding.catalog(e.digest_hash);
+      const catalog = await grounding.catalog(e.target, e.digest_hash);
       const { value, text } = await llm.json({
         role: 'reasoning',
         messages: reviseMessages(e, catalog),

@@ -1,20 +1,21 @@
 import { tmpPipelineId, type Envelope } from '@nl2p/envelope';
-import type { EngineTarget } from '@nl2p/engine';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/queue';
 import { prevalidate } from '@nl2p/sql-guard';
+import type { Engines } from './clients';
 import type { Grounding } from './grounding';
 
 export interface ValidatorDeps {
-  engine: EngineTarget;
+  engines: Engines;
   grounding: Grounding;
 }
 
 /** Nodes run by the `validator` service: grounding reads, local and engine validation. */
-export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandlers {
+export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandlers {
   return {
     async init_session(e) {
-      const [streams, digestHash] = await Promise.all([engine.listStreams(), grounding.currentHash()]);
+      const engine = engines.for(e.target);
+      const [streams, digestHash] = await Promise.all([engine.listStreams(), grounding.currentHash(e.target)]);
       const names = streams.map((s) => s.name);
       const stillThere = e.active_stream && names.includes(e.active_stream);
       return {
@@ -27,6 +28,7 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
     },
 
     async list_streams(e) {
+      const engine = engines.for(e.target);
       const streams = await engine.listStreams();
       const text = streams.length
         ? `Streams: ${streams.map((s) => `${s.name} (${s.columns.length} columns)`).join(', ')}`
@@ -39,6 +41,7 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
     },
 
     async describe_stream(e) {
+      const engine = engines.for(e.target);
       const name = e.requested_stream ?? e.active_stream;
       if (!name) return askForStream(e, 'Which stream should I describe?');
       const info = await engine.describeStream(name);
@@ -53,6 +56,7 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
     },
 
     async ensure_active_stream(e) {
+      const engine = engines.for(e.target);
       const candidate =
         (e.requested_stream && matchStream(e.streams, e.requested_stream)) ||
         (e.active_stream && matchStream(e.streams, e.active_stream)) ||
@@ -72,7 +76,7 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
     },
 
     async prevalidate(e) {
-      const catalog = await grounding.catalog(e.digest_hash);
+      const catalog = await grounding.catalog(e.target, e.digest_hash);
       const schema = e.stream_schema;
       const result = prevalidate(e.draft.sql ?? '', {
         dialect: catalog.dialect,
@@ -94,7 +98,7 @@ export function validatorNodes({ engine, grounding }: ValidatorDeps): NodeHandle
     async validate(e) {
       const sql = e.draft.sql ?? '';
       const tmpId = tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt);
-      const result = await engine.validate(sql, tmpId);
+      const result = await engines.for(e.target).validate(sql, tmpId);
       if (result.ok) {
         return {
           ...e,

@@ -112,7 +112,9 @@ export function reviseMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
     '',
     describeCatalog(catalog),
   ].join('\n');
-  const tried = e.validation.failures
+  // The newest failure is the current error, shown on its own below.
+  const earlier = e.validation.error ? e.validation.failures.slice(0, -1) : e.validation.failures;
+  const tried = earlier
     .slice(-3)
     .map((f) => `attempt ${f.attempt} (${f.stage}): ${f.sql}\n  error: ${compactEngineError(f.error)}`)
     .join('\n');

@@ -85,6 +85,7 @@ export function duckDbDialectNotes(options: { queryTimeoutMs: number; previewRow
     'round(x, 2) works on DOUBLE and DECIMAL; median(x) and quantile_cont(x, 0.9) are percentiles; arg_max(value, by) is the value at the maximum of by.',
     'ORDER BY … DESC NULLS LAST and LIMIT n work; use them for "top N" questions.',
     'Write standard SQL: GROUP BY ALL, QUALIFY, SELECT * EXCLUDE, FROM-first queries and USING SAMPLE are refused by the safety check.',
+    "Inside a string write a quote as '' ('it''s'); a backslash before a quote is refused.",
     `Queries run read-only with a ${options.queryTimeoutMs} ms time limit; the preview shows the first ${options.previewRows} rows.`,
   ];
 }

@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType } from '@duckdb/node-api';
 import { tmpPipelineId } from '@nl2p/envelope';
 import { TargetQueryError } from '../port';
 import { ensureDemoDatabase, loadDemoData } from './demo-data';
 import { runDemoDataCli } from './demo-data-cli';
 import { demoDataset } from './demo-dataset';
 import { DuckDbTarget } from './duckdb-target';
-import { RefusedQueryError } from './read-only-guard';
+import { previewQuery, RefusedQueryError } from './read-only-guard';
+import { runSingle } from './single-statement';
 
 // The real DuckDB (embedded) on a temp copy of the demo database.
 describe('DuckDbTarget', () => {
@@ -184,11 +185,10 @@ describe('DuckDbTarget', () => {
       const sql = `SELECT device_id, time_bucket(INTERVAL '10 minutes', ts) AS bucket, avg(temperature) AS avg_temp
         FROM sensor_readings GROUP BY 1, 2 HAVING avg(temperature) > 30 ORDER BY bucket`;
       await expect(target.validate(sql, tmp())).resolves.toEqual({ ok: true, tmpId: tmp() });
-      const plan = await target.explain(tmp());
+      const plan = await target.explain(tmp(), sql);
       expect(plan).toMatch(/sensor_readings/);
       expect(plan).toMatch(/GROUP_BY|AGGREGATE/);
       await target.cleanup(tmp());
-      await expect(target.explain(tmp())).rejects.toThrow(/no SQL was validated/);
       // A missing record is fine to clean up again.
       await expect(target.cleanup(tmp())).resolves.toBeUndefined();
     });
@@ -223,8 +223,6 @@ describe('DuckDbTarget', () => {
       const result = await target.validate(sql, tmp(3));
       expect(result).toMatchObject({ ok: false, tmpId: tmp(3), kind });
       if (!result.ok) expect(result.error).toMatch(message);
-      // A failed validation leaves nothing to explain.
-      await expect(target.explain(tmp(3))).rejects.toThrow(/no SQL was validated/);
     });
 
     it('refuses ids without the temp prefix', async () => {
@@ -234,9 +232,9 @@ describe('DuckDbTarget', () => {
       await expect(target.cleanup('my_pipeline')).rejects.toThrow(/temp ids start with/);
     });
 
-    it('explains SQL it did not validate itself through explainSql, as another process would', async () => {
+    it('explains SQL it did not validate itself, as another process would', async () => {
       const other = open();
-      await expect(other.explain(tmp(9))).rejects.toThrow(/in this process/);
+      await expect(other.explain(tmp(9), 'SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(/orders/);
       await expect(other.explainSql('SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(/orders/);
       await expect(other.explainSql('DROP TABLE orders')).rejects.toBeInstanceOf(RefusedQueryError);
     });
@@ -283,35 +281,46 @@ describe('DuckDbTarget', () => {
       expect(counts.rows).toEqual([[800, 40, 4]]);
     });
 
-    it('refuses a text the parser reads as one SELECT but DuckDB splits in two', async () => {
+    describe('texts node-sql-parser and DuckDB read differently', () => {
       // node-sql-parser takes \' as an escaped quote; DuckDB (standard SQL strings) ends the string
-      // there, so to DuckDB this is SELECT '\' followed by DROP TABLE. Its own statement count stops it.
-      const sql = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
-      const memory = open({ path: ':memory:', setup: loadDemoData });
-      const result = await memory.validate(sql, tmp(8));
-      expect(result).toMatchObject({ ok: false, kind: 'semantic' });
-      if (!result.ok) {
-        expect(result.error).toBe(
-          'refused by the database before running: exactly one statement is allowed; DuckDB found 2',
-        );
-      }
-      // Nested in the preview query, the first statement is cut short: DuckDB refuses to parse it.
-      await expect(memory.preview(sql)).rejects.toThrow(/Parser Error/);
-      await expect(memory.preview('SELECT count(*) AS n FROM orders')).resolves.toMatchObject({ rows: [[800]] });
-    });
-
-    it('refuses a preview the parser reads as one SELECT but DuckDB would run as three statements', async () => {
-      // To the parser: one string literal. To DuckDB, once nested in the preview query:
+      // at the quote. To the parser each text below is one SELECT of a string literal.
+      const TWO = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
+      // Nested in the preview query this one becomes, to DuckDB, three complete statements:
       // SELECT * FROM (SELECT '\') AS q; DROP TABLE orders; SELECT (1 --… ) AS nl2p_preview LIMIT n
-      const sql = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
-      const memory = open({ path: ':memory:', setup: loadDemoData });
-      const error: unknown = await memory.preview(sql).catch((err: unknown) => err);
-      expect(error).toBeInstanceOf(RefusedQueryError);
-      expect(error).toMatchObject({
-        stage: 'database',
-        message: 'refused by the database before running: exactly one statement is allowed; DuckDB found 3',
+      const THREE_WHEN_NESTED = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
+
+      it('are refused by the parser check', async () => {
+        for (const sql of [TWO, THREE_WHEN_NESTED]) {
+          const result = await target.validate(sql, tmp(8));
+          expect(result).toMatchObject({ ok: false, kind: 'semantic' });
+          if (!result.ok) expect(result.error).toMatch(/^refused before reaching DuckDB: a backslash before a quote/);
+          await expect(target.preview(sql)).rejects.toBeInstanceOf(RefusedQueryError);
+        }
       });
-      await expect(memory.preview('SELECT count(*) AS n FROM orders')).resolves.toMatchObject({ rows: [[800]] });
+
+      it('are refused again by DuckDB’s own statement count, which a plain run() would not do', async () => {
+        const instance = await DuckDBInstance.create(':memory:');
+        const connection = await instance.connect();
+        try {
+          await loadDemoData(connection);
+          for (const [sql, found] of [
+            [TWO, 2],
+            [previewQuery(THREE_WHEN_NESTED, 6), 3],
+          ] as const) {
+            const error: unknown = await runSingle(connection, sql, StatementType.SELECT).catch((err: unknown) => err);
+            expect(error).toBeInstanceOf(RefusedQueryError);
+            expect(error).toMatchObject({
+              stage: 'database',
+              message: `refused by the database before running: exactly one statement is allowed; DuckDB found ${found}`,
+            });
+          }
+          const reader = await connection.runAndReadAll('SELECT count(*)::INTEGER FROM orders');
+          expect(reader.getRowsJS()).toEqual([[800]]);
+        } finally {
+          connection.closeSync();
+          instance.closeSync();
+        }
+      });
     });
 
     it('stops file reads the parser lets through with DuckDB’s own external-access lock', async () => {

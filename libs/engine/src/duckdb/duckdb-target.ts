@@ -1,16 +1,9 @@
-import {
-  DuckDBInstance,
-  StatementType,
-  type DuckDBConnection,
-  type DuckDBResultReader,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Preview, type TargetKind } from '@nl2p/envelope';
 import { TargetQueryError, type Catalog, type EngineTarget, type StreamInfo, type ValidationResult } from '../port';
 import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
 import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
 import { duckDbColumn, jsonSafe, previewValueConverter } from './duckdb-values';
-import { PlanMemory } from './plan-memory';
 import { checkSingleSelect, previewQuery, RefusedQueryError } from './read-only-guard';
 import { prepareOnly, runSingle } from './single-statement';
 import { DUCKDB_FUNCTION_NAMES, foldOverloads, withSyntaxFunctions, type FunctionOverload } from './sql-functions';
@@ -63,7 +56,6 @@ export class DuckDbTarget implements EngineTarget {
   private readonly readOnly: boolean;
   private readonly setup: DuckDbTargetOptions['setup'];
   private instance: Promise<DuckDBInstance> | null = null;
-  private readonly plans = new PlanMemory();
 
   constructor(options: DuckDbTargetOptions) {
     this.path = options.path;
@@ -134,11 +126,10 @@ export class DuckDbTarget implements EngineTarget {
    * Checks the SQL, then asks DuckDB to prepare and `EXPLAIN` it. DuckDB's verdicts (parser,
    * binder, catalog errors) come back as `{ok: false}` with DuckDB's own message; a refused text
    * does too, without reaching the database. Environment failures (time limit, I/O) are thrown.
-   * Nothing is created; the plan is remembered under `tmpId` for {@link explain}.
+   * Nothing is created, so there is nothing to clean up.
    */
   async validate(sql: string, tmpId: string): Promise<ValidationResult> {
     assertTmpId(tmpId);
-    this.plans.forget(tmpId);
     const verdict = checkSingleSelect(sql);
     if (!verdict.ok) {
       return {
@@ -149,8 +140,7 @@ export class DuckDbTarget implements EngineTarget {
       };
     }
     try {
-      const plan = await this.planOf(sql);
-      this.plans.remember(tmpId, sql, plan);
+      await this.planOf(sql);
       return { ok: true, tmpId };
     } catch (err) {
       if (err instanceof RefusedQueryError) return { ok: false, tmpId, kind: 'semantic', error: err.message };
@@ -162,16 +152,10 @@ export class DuckDbTarget implements EngineTarget {
     }
   }
 
-  /**
-   * The `EXPLAIN` plan of the SQL last validated under `tmpId` in this process. A process that did
-   * not validate it (the explainer service, typically) has nothing to show: use {@link explainSql}.
-   */
-  async explain(tmpId: string): Promise<string> {
-    const record = this.plans.get(tmpId);
-    if (!record) {
-      throw new Error(`no SQL was validated under ${tmpId} in this process, so there is no plan to show`);
-    }
-    return record.plan;
+  /** The `EXPLAIN` plan of `sql` (validation created nothing under `tmpId` to read back). */
+  async explain(tmpId: string, sql: string): Promise<string> {
+    assertTmpId(tmpId);
+    return this.explainSql(sql);
   }
 
   /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
@@ -184,7 +168,6 @@ export class DuckDbTarget implements EngineTarget {
   /** Forgets the plan; there is nothing in the database to delete. */
   async cleanup(tmpId: string): Promise<void> {
     assertTmpId(tmpId);
-    this.plans.forget(tmpId);
   }
 
   /** SQL targets have no pipeline to apply: the output is the SQL and its preview. */

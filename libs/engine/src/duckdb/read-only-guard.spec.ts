@@ -21,6 +21,7 @@ describe('checkSingleSelect', () => {
     'SELECT 1;',
     'SELECT 1 -- trailing comment',
     "SELECT 'DROP TABLE orders; DELETE FROM x' AS harmless_text",
+    "SELECT regexp_matches(device_id, '^dev-\\d+$'), 'it''s' AS quoted FROM sensor_readings",
   ])('accepts %s', (sql) => {
     expect(checkSingleSelect(sql)).toEqual({ ok: true });
   });
@@ -47,6 +48,7 @@ describe('checkSingleSelect', () => {
     ['SELECT "NEXTVAL"(\'s\')', 'forbidden', /nextval is not allowed/],
     ["SELECT * FROM orders WHERE order_id IN (SELECT setval('s', 1))", 'forbidden', /setval/],
     ['SELECT a FROM t GROUP BY ALL', 'parse', /engine-specific shorthands/],
+    [String.raw`SELECT '\'; DROP TABLE orders; --' AS x`, 'forbidden', /backslash before a quote/],
     ['SELECT [1, 2]', 'parse', /\(unexpected "\[" at line 1, column 8\)/],
     ['SELECT device_id FROM sensor_readings WHERE', 'parse', /\(unexpected end of input at line 1, column 44\)/],
     ['SELECT * FROM t FOR UPDATE', 'parse', /could not be read/],

@@ -174,6 +174,16 @@ export function checkSingleSelect(sql: string): GuardVerdict {
       reason: `the SQL is ${sql.length} characters long; the limit is ${MAX_GUARDED_SQL_LENGTH}`,
     };
   }
+  if (sql.includes("\\'")) {
+    // node-sql-parser reads \' as an escaped quote; DuckDB and PostgreSQL (standard strings) end
+    // the string at the quote. Text the parsers split differently could hide a second statement.
+    return {
+      ok: false,
+      cause: 'forbidden',
+      reason:
+        "a backslash before a quote is read differently by different SQL parsers; write a quote inside a string as ''",
+    };
+  }
   let ast: unknown;
   try {
     ast = parser.astify(sql, { database: 'postgresql' });

@@ -1,4 +1,10 @@
-import { StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import {
+  StatementType,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBResultReader,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import { RefusedQueryError } from './read-only-guard';
 
 // Never `connection.run(text)` with text that came from outside: the Neo API runs *every*
@@ -10,7 +16,11 @@ import { RefusedQueryError } from './read-only-guard';
  * type: the database-side twin of the parser check, so a text the two parsers read differently
  * still cannot run a second statement or a write.
  */
-export async function prepareChecked(connection: DuckDBConnection, sql: string, expected: StatementType) {
+export async function prepareChecked(
+  connection: DuckDBConnection,
+  sql: string,
+  expected: StatementType,
+): Promise<DuckDBPreparedStatement> {
   const extracted = await connection.extractStatements(sql);
   if (extracted.count !== 1) {
     throw new RefusedQueryError(
@@ -32,10 +42,12 @@ export async function prepareChecked(connection: DuckDBConnection, sql: string, 
   return prepared;
 }
 
+/** {@link prepareChecked} without running: binds the statement, so DuckDB reports its errors. */
 export async function prepareOnly(connection: DuckDBConnection, sql: string, expected: StatementType): Promise<void> {
   (await prepareChecked(connection, sql, expected)).destroySync();
 }
 
+/** Runs `sql` as exactly one statement of the `expected` type and reads every row. */
 export async function runSingle(
   connection: DuckDBConnection,
   sql: string,
@@ -50,4 +62,3 @@ export async function runSingle(
     prepared.destroySync();
   }
 }
-

@@ -64,6 +64,7 @@ export function postgresDialectNotes(options: {
     'Percentiles: percentile_cont(0.5) WITHIN GROUP (ORDER BY x); there is no median().',
     'Conditional aggregates: count(*) FILTER (WHERE temperature > 30), or sum(CASE WHEN … THEN 1 ELSE 0 END).',
     'ORDER BY … DESC NULLS LAST and LIMIT n work; use them for "top N" questions.',
+    "Inside a string write a quote as '' ('it''s'); a backslash before a quote is refused.",
     `Queries run in a READ ONLY transaction with a ${options.statementTimeoutMs} ms statement timeout; the preview shows the first ${options.previewRows} rows.`,
   ];
 }

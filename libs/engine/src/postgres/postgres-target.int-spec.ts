@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'pg';
+import { Pool, type QueryConfig } from 'pg';
 import { tmpPipelineId } from '@nl2p/envelope';
 import { ensureDemoDatabase } from '../duckdb/demo-data';
 import { DuckDbTarget } from '../duckdb/duckdb-target';
-import { RefusedQueryError } from '../duckdb/read-only-guard';
+import { previewQuery, RefusedQueryError } from '../duckdb/read-only-guard';
 import { TargetQueryError } from '../port';
 import { ensurePostgresDemo } from './demo-data';
 import { PostgresTarget, type PostgresTargetOptions } from './postgres-target';
@@ -189,11 +189,10 @@ suite('PostgresTarget', () => {
       const sql = `SELECT device_id, date_trunc('hour', ts) AS hour, avg(temperature) AS avg_temp
         FROM sensor_readings GROUP BY 1, 2 HAVING avg(temperature) > 30 ORDER BY hour`;
       await expect(target.validate(sql, tmp())).resolves.toEqual({ ok: true, tmpId: tmp() });
-      const plan = await target.explain(tmp());
+      const plan = await target.explain(tmp(), sql);
       expect(plan).toMatch(/Scan on sensor_readings/);
       expect(plan).toMatch(/Aggregate/);
       await target.cleanup(tmp());
-      await expect(target.explain(tmp())).rejects.toThrow(/no SQL was validated/);
       await expect(target.cleanup(tmp())).resolves.toBeUndefined();
     });
 
@@ -232,7 +231,6 @@ suite('PostgresTarget', () => {
       const result = await target.validate(sql, tmp(3));
       expect(result).toMatchObject({ ok: false, tmpId: tmp(3), kind });
       if (!result.ok) expect(result.error).toMatch(message);
-      await expect(target.explain(tmp(3))).rejects.toThrow(/no SQL was validated/);
     });
 
     it('refuses ids without the temp prefix', async () => {
@@ -242,9 +240,9 @@ suite('PostgresTarget', () => {
       await expect(target.cleanup('my_pipeline')).rejects.toThrow(/temp ids start with/);
     });
 
-    it('explains SQL it did not validate itself through explainSql, as another process would', async () => {
+    it('explains SQL it did not validate itself, as another process would', async () => {
       const other = open();
-      await expect(other.explain(tmp(9))).rejects.toThrow(/in this process/);
+      await expect(other.explain(tmp(9), 'SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(/orders/);
       await expect(other.explainSql('SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(
         /Scan on orders/,
       );
@@ -287,24 +285,40 @@ suite('PostgresTarget', () => {
       expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });
     });
 
-    it('refuses a text the parser reads as one SELECT but PostgreSQL splits in two', async () => {
+    describe('texts node-sql-parser and PostgreSQL read differently', () => {
       // node-sql-parser takes \' as an escaped quote; PostgreSQL (standard_conforming_strings) ends
-      // the string there. The extended protocol refuses the second statement.
-      const sql = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
-      const result = await target.validate(sql, tmp(8));
-      expect(result).toMatchObject({ ok: false, kind: 'syntax' });
-      if (!result.ok) expect(result.error).toMatch(/cannot insert multiple commands into a prepared statement/);
-      // Nested in the preview query, the first statement is cut short: a syntax error, nothing runs.
-      await expect(target.preview(sql)).rejects.toThrow(/syntax error at or near ";" .*\[SQLSTATE 42601\]/);
-      expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });
-    });
+      // the string at the quote. To the parser each text below is one SELECT of a string literal.
+      const TWO = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
+      // Nested in the preview query, to PostgreSQL: three complete statements.
+      const THREE_WHEN_NESTED = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
 
-    it('refuses a preview the parser reads as one SELECT but PostgreSQL would run as three statements', async () => {
-      // To the parser: one string literal. To PostgreSQL, once nested in the preview query:
-      // SELECT * FROM (SELECT '\') AS q; DROP TABLE orders; SELECT (1 --… ) AS nl2p_preview LIMIT n
-      const sql = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
-      await expect(target.preview(sql)).rejects.toThrow(/cannot insert multiple commands into a prepared statement/);
-      expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });
+      it('are refused by the parser check', async () => {
+        for (const sql of [TWO, THREE_WHEN_NESTED]) {
+          const result = await target.validate(sql, tmp(8));
+          expect(result).toMatchObject({ ok: false, kind: 'semantic' });
+          if (!result.ok)
+            expect(result.error).toMatch(/^refused before reaching PostgreSQL: a backslash before a quote/);
+          await expect(target.preview(sql)).rejects.toBeInstanceOf(RefusedQueryError);
+        }
+        expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });
+      });
+
+      it('would be refused again by the extended protocol the target uses', async () => {
+        // The same query shape the adapter sends (extended protocol, read-only transaction).
+        const client = await admin.connect();
+        try {
+          await client.query('BEGIN READ ONLY');
+          await client.query(`SET LOCAL search_path TO "${schema}"`);
+          const extended = { text: previewQuery(THREE_WHEN_NESTED, 6), queryMode: 'extended' } as QueryConfig;
+          await expect(client.query(extended)).rejects.toThrow(
+            /cannot insert multiple commands into a prepared statement/,
+          );
+        } finally {
+          await client.query('ROLLBACK');
+          client.release();
+        }
+        expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });
+      });
     });
 
     it('stops a writing function the parser cannot know about with the read-only transaction', async () => {

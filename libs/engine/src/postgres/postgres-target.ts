@@ -1,7 +1,6 @@
 import { Pool, type PoolClient, type QueryArrayConfig, type QueryResult } from 'pg';
 import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Column, type Preview, type TargetKind } from '@nl2p/envelope';
 import { jsonSafe } from '../duckdb/duckdb-values';
-import { PlanMemory } from '../duckdb/plan-memory';
 import { checkSingleSelect, previewQuery, RefusedQueryError } from '../duckdb/read-only-guard';
 import {
   foldOverloads,
@@ -49,7 +48,6 @@ export class PostgresTarget implements EngineTarget {
   private readonly schema: string;
   private readonly previewRows: number;
   private readonly statementTimeoutMs: number;
-  private readonly plans = new PlanMemory();
 
   constructor(options: PostgresTargetOptions) {
     this.schema = options.schema ?? 'public';
@@ -152,7 +150,6 @@ export class PostgresTarget implements EngineTarget {
    */
   async validate(sql: string, tmpId: string): Promise<ValidationResult> {
     assertTmpId(tmpId);
-    this.plans.forget(tmpId);
     const verdict = checkSingleSelect(sql);
     if (!verdict.ok) {
       return {
@@ -163,8 +160,7 @@ export class PostgresTarget implements EngineTarget {
       };
     }
     try {
-      const plan = await this.planOf(sql);
-      this.plans.remember(tmpId, sql, plan);
+      await this.planOf(sql);
       return { ok: true, tmpId };
     } catch (err) {
       const pgError = asPgError(err);
@@ -180,14 +176,10 @@ export class PostgresTarget implements EngineTarget {
     }
   }
 
-  /**
-   * The `EXPLAIN` plan of the SQL last validated under `tmpId` in this process. A process that did
-   * not validate it (the explainer service, typically) has nothing to show: use {@link explainSql}.
-   */
-  async explain(tmpId: string): Promise<string> {
-    const record = this.plans.get(tmpId);
-    if (!record) throw new Error(`no SQL was validated under ${tmpId} in this process, so there is no plan to show`);
-    return record.plan;
+  /** The `EXPLAIN` plan of `sql` (validation created nothing under `tmpId` to read back). */
+  async explain(tmpId: string, sql: string): Promise<string> {
+    assertTmpId(tmpId);
+    return this.explainSql(sql);
   }
 
   /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
@@ -204,7 +196,6 @@ export class PostgresTarget implements EngineTarget {
   /** Forgets the plan; there is nothing in the database to delete. */
   async cleanup(tmpId: string): Promise<void> {
     assertTmpId(tmpId);
-    this.plans.forget(tmpId);
   }
 
   /** SQL targets have no pipeline to apply: the output is the SQL and its preview. */

@@ -25,7 +25,15 @@ export const EnvSchema = z.object({
   /** How long `wait` mode holds a request open before answering with the running view. */
   TURN_WAIT_TIMEOUT_MS: int(120_000),
 
-  TARGET: TargetKind.default('veloflux'),
+  /** Engine of new sessions; each session may choose another configured one. */
+  TARGET: TargetKind.default('duckdb'),
+  /** The embedded DuckDB database (created with the demo data by `npm start` when absent). */
+  DUCKDB_PATH: z.string().default('data/demo.duckdb'),
+  POSTGRES_URL: z.url().optional(),
+  POSTGRES_SCHEMA: z.string().default('public'),
+  /** SQL targets: rows shown in a preview, and the time limit of every query they run. */
+  PREVIEW_ROWS: z.coerce.number().int().min(1).max(1_000).default(20),
+  QUERY_TIMEOUT_MS: z.coerce.number().int().min(10).default(5_000),
   VELOFLUX_URL: z.url().default('http://127.0.0.1:8080'),
   ENGINE_TIMEOUT_MS: int(10_000),
   ENGINE_RETRIES: int(3),
@@ -85,6 +93,9 @@ export interface AppConfig {
   redis: { url: string; prefix: string };
   gateway: { host: string; port: number; turnWaitTimeoutMs: number };
   target: z.infer<typeof TargetKind>;
+  duckdb: { path: string };
+  postgres: { url: string | undefined; schema: string };
+  sqlTargets: { previewRows: number; queryTimeoutMs: number };
   veloflux: { url: string; timeoutMs: number; retries: number; backoffMs: number };
   llm: {
     baseUrl: string;
@@ -108,6 +119,9 @@ function toAppConfig(e: Env): AppConfig {
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     gateway: { host: e.GATEWAY_HOST, port: e.GATEWAY_PORT, turnWaitTimeoutMs: e.TURN_WAIT_TIMEOUT_MS },
     target: e.TARGET,
+    duckdb: { path: e.DUCKDB_PATH },
+    postgres: { url: e.POSTGRES_URL, schema: e.POSTGRES_SCHEMA },
+    sqlTargets: { previewRows: e.PREVIEW_ROWS, queryTimeoutMs: e.QUERY_TIMEOUT_MS },
     veloflux: {
       url: e.VELOFLUX_URL,
       timeoutMs: e.ENGINE_TIMEOUT_MS,
