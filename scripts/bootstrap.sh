@@ -24,6 +24,10 @@ fi
 STAMP="$ROOT/node_modules/.install-stamp"
 if [ ! -f "$STAMP" ] || ! cmp -s "$ROOT/package-lock.json" "$STAMP"; then
   log "installing npm packages"
-  (cd "$ROOT" && npm ci --no-audit --no-fund >&2)
+  # `npm install` with the committed lockfile, not `npm ci`: the registry mirror reachable here
+  # lacks some other-platform optional binaries (e.g. @swc/core-darwin-arm64 at the locked
+  # version), which npm leaves out of the lockfile and `npm ci` then rejects as out of sync.
+  # With a lockfile, `npm install` installs exactly the locked versions and leaves it unchanged.
+  (cd "$ROOT" && npm install --no-audit --no-fund >&2)
   cp "$ROOT/package-lock.json" "$STAMP"
 fi

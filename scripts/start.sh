@@ -29,6 +29,18 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 0' INT TERM
 
+# Local use without keys: say it loudly, every start.
+if [ -z "${API_KEYS:-}" ] && [ -z "${AUTH_DISABLED:-}" ]; then
+  export AUTH_DISABLED=true
+  cat >&2 <<'WARN'
+################################################################################
+#  AUTH IS OFF: no API_KEYS configured, so anyone who can reach the gateway    #
+#  can use it. Fine on your own machine; for anything else set                 #
+#  API_KEYS=tenant:<sha256 of key>,... (see README "Authentication").          #
+################################################################################
+WARN
+fi
+
 redis_host_port() { node -e 'const u=new URL(process.argv[1]);console.log(`${u.hostname} ${u.port||6379}`)' "$REDIS_URL"; }
 read -r RHOST RPORT < <(redis_host_port)
 if ! redis-cli -h "$RHOST" -p "$RPORT" ping >/dev/null 2>&1; then
@@ -36,12 +48,13 @@ if ! redis-cli -h "$RHOST" -p "$RPORT" ping >/dev/null 2>&1; then
     log "Redis at $REDIS_URL is not reachable"; exit 1
   fi
   # Append-only persistence so sessions survive a Redis restart.
-  mkdir -p "$ROOT/data/redis"
-  REDIS_PID_FILE="$ROOT/data/redis/redis.pid"
-  redis-server --port "$RPORT" --bind 127.0.0.1 --dir "$ROOT/data/redis" --appendonly yes \
+  REDIS_DIR="$ROOT/data/redis-$RPORT"
+  mkdir -p "$REDIS_DIR"
+  REDIS_PID_FILE="$REDIS_DIR/redis.pid"
+  redis-server --port "$RPORT" --bind 127.0.0.1 --dir "$REDIS_DIR" --appendonly yes \
     --daemonize yes --pidfile "$REDIS_PID_FILE" --logfile "$LOG_DIR/redis.log"
   for _ in $(seq 1 50); do redis-cli -p "$RPORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
-  log "started redis-server on 127.0.0.1:$RPORT (data in data/redis)"
+  log "started redis-server on 127.0.0.1:$RPORT (append-only data in $REDIS_DIR)"
 fi
 
 log "building"

@@ -38,6 +38,7 @@ export function testEnv(opts: StackOptions): Record<string, string> {
     REDIS_URL: redisUrl,
     REDIS_PREFIX: `t${randomUUID().slice(0, 8)}`,
     TARGET: 'veloflux',
+    AUTH_DISABLED: 'true',
     DUCKDB_PATH: path.join(os.tmpdir(), `nl2p-test-${randomUUID().slice(0, 8)}.duckdb`),
     VELOFLUX_URL: opts.managerUrl,
     LLM_BASE_URL: opts.llmUrl,

@@ -18,6 +18,8 @@ export interface SessionView {
   pipeline_request: Record<string, unknown> | null;
   /** SQL targets: a read-only sample of the result (absent on gateways that do not send it). */
   preview?: Preview | null;
+  /** SQL targets: why the preview could not be made (the SQL and plan are still valid). */
+  preview_error?: string | null;
   answer: { kind: 'streams' | 'schema' | 'message'; text: string; data?: unknown } | null;
   error: { node: string | null; message: string } | null;
   attempts?: { attempt: number; max_attempts: number; failures: AttemptFailure[] };
@@ -88,14 +90,18 @@ export class StoppedError extends Error {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** The system error code behind a failed fetch (ECONNREFUSED, ENOTFOUND…), else its cause's message. */
 function causeCode(err: unknown): string | undefined {
   let e: unknown = err;
+  let message: string | undefined;
   for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;
+    const text = (e as { message?: unknown }).message;
+    if (depth > 0 && typeof text === 'string' && text) message ??= text;
     e = (e as { cause?: unknown }).cause;
   }
-  return undefined;
+  return message;
 }
 
 /** Nest error bodies carry `message` (a string, or a list for validation errors). */
@@ -171,6 +177,10 @@ export class GatewayApi {
         throw new CliError(
           `the gateway refused the request (${res.status}): ${detailOf(text)}; set --api-key or NL2P_API_KEY`,
         );
+      }
+      if (res.status === 429) {
+        const after = res.headers.get('retry-after');
+        throw new CliError(`the gateway is rate limiting this key${after ? `: retry in ${after} s` : ''}`);
       }
       throw new GatewayHttpError(res.status, detailOf(text), `${method} ${path}`);
     }
@@ -268,7 +278,7 @@ export class GatewayApi {
         const reader = res.body.getReader();
         for (;;) {
           const { done, value } = await readChunk(reader, signal);
-          if (done) break;
+          if (done || !value) break;
           parser.feed(decoder.decode(value, { stream: true }));
           lastEventId = parser.lastEventId ?? lastEventId;
           if (ended) {
@@ -291,7 +301,7 @@ export class GatewayApi {
 async function readChunk(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   signal: AbortSignal,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
+): Promise<{ done: boolean; value?: Uint8Array }> {
   const stopped = signalReason(signal);
   if (stopped) {
     await reader.cancel().catch(() => undefined);

@@ -1,13 +1,13 @@
 /** Colours for one output stream: real ANSI codes on a terminal, plain text everywhere else. */
 export interface Style {
   readonly enabled: boolean;
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  cyan(s: string): string;
-  magenta(s: string): string;
+  bold: (s: string) => string;
+  dim: (s: string) => string;
+  red: (s: string) => string;
+  green: (s: string) => string;
+  yellow: (s: string) => string;
+  cyan: (s: string) => string;
+  magenta: (s: string) => string;
 }
 
 /**
@@ -44,6 +44,5 @@ export function makeStyle(enabled: boolean): Style {
 
 /** Removes ANSI escape sequences (for width computations). */
 export function stripAnsi(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 }

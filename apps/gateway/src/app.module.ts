@@ -1,7 +1,13 @@
 import { Module, ValidationPipe, type DynamicModule } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import type { Redis } from 'ioredis';
 import { ConfigModule, type AppConfig } from '@nl2p/config';
-import { InfraModule } from '@nl2p/queue';
+import { InfraModule, REDIS } from '@nl2p/queue';
+import { ApiKeyGuard } from './auth/auth.guard';
+import { RedisThrottlerStorage } from './auth/redis-throttler.storage';
+import { TenantLimits } from './auth/tenant-limits.service';
+import { TenantThrottlerGuard } from './auth/tenant-throttler.guard';
 import { EventStreamService } from './events/event-stream.service';
 import { EventsController } from './events/events.controller';
 import { HealthController } from './health/health.controller';
@@ -13,11 +19,26 @@ export class GatewayModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forRoot(config), InfraModule.forRoot(config)],
+      imports: [
+        ConfigModule.forRoot(config),
+        InfraModule.forRoot(config),
+        // Counters live in Redis so a tenant's limit holds across gateway replicas.
+        ThrottlerModule.forRootAsync({
+          inject: [REDIS],
+          useFactory: (redis: Redis) => ({
+            throttlers: [{ name: 'default', ttl: 60_000, limit: config.limits.ratePerMinute }],
+            storage: new RedisThrottlerStorage(redis, config.redis.prefix),
+          }),
+        }),
+      ],
       controllers: [SessionsController, EventsController, SeedTurnController, SeedTraceController, HealthController],
       providers: [
         TurnService,
         EventStreamService,
+        TenantLimits,
+        // Order matters: the key decides the tenant, then the tenant's rate limit applies.
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: TenantThrottlerGuard },
         {
           provide: APP_PIPE,
           // Unknown fields are an error, not silently dropped: a typo must not go unnoticed.

@@ -1,13 +1,22 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { createLogger, type AppConfig } from '@nl2p/config';
+import helmet from 'helmet';
+import { assertAuthConfigured, createLogger, type AppConfig } from '@nl2p/config';
 import { GatewayModule } from './app.module';
+import { BodyErrorFilter } from './http/body-error.filter';
 
 /** Builds the gateway (used by main.ts and by tests, so both run the same app). */
 export async function createGatewayApp(config: AppConfig, logger = createLogger(config, 'gateway')) {
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config), { logger });
-  app.useBodyParser('json', { limit: '64kb' });
+  assertAuthConfigured(config);
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config), {
+    logger,
+    // Off by default; only the configured origins may call from a browser.
+    cors: config.cors.origins.length ? { origin: config.cors.origins, credentials: false } : false,
+  });
+  app.use(helmet());
+  app.useBodyParser('json', { limit: config.limits.maxBodyBytes });
+  app.useGlobalFilters(new BodyErrorFilter(config.limits.maxBodyBytes, app.getHttpAdapter()));
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,
@@ -15,6 +24,8 @@ export async function createGatewayApp(config: AppConfig, logger = createLogger(
       .setTitle('nl2pipeline')
       .setDescription('Natural language to validated streaming SQL pipelines')
       .setVersion('1')
+      .addBearerAuth()
+      .addSecurityRequirements('bearer')
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });

@@ -6,6 +6,10 @@ import { RouterLlmWorker } from './router-llm.worker';
 @Module({})
 export class RouterLlmModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: RouterLlmModule, imports: [WorkerCoreModule.forRoot(config)], providers: [RouterLlmWorker] };
+    return {
+      module: RouterLlmModule,
+      imports: [WorkerCoreModule.forRoot(config, { usesLlm: true })],
+      providers: [RouterLlmWorker],
+    };
   }
 }

@@ -6,6 +6,10 @@ import { SqlDrafterWorker } from './sql-drafter.worker';
 @Module({})
 export class SqlDrafterModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: SqlDrafterModule, imports: [WorkerCoreModule.forRoot(config)], providers: [SqlDrafterWorker] };
+    return {
+      module: SqlDrafterModule,
+      imports: [WorkerCoreModule.forRoot(config, { usesLlm: true })],
+      providers: [SqlDrafterWorker],
+    };
   }
 }

@@ -24,6 +24,13 @@ export interface LlmTextRequest {
   /** Called with each streamed delta as it arrives; when set the call is streamed. */
   onDelta?: (delta: string) => void;
   signal?: AbortSignal;
+  /**
+   * A GBNF grammar (llama.cpp's format) the answer must follow, e.g. `sqlGrammarFor(vocabulary)`.
+   * The local provider decodes under it (for `json()` instead of the grammar it derives from
+   * `schema`, which still validates the result); OpenAI-compatible servers have no such option,
+   * so that provider ignores it (its `json()` sends the schema as `response_format` instead).
+   */
+  grammar?: string;
 }
 
 export interface LlmJsonRequest<T> extends LlmTextRequest {

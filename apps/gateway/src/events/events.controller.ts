@@ -4,6 +4,7 @@ import type { Observable } from 'rxjs';
 import { SESSION_ID_PATTERN } from '@nl2p/envelope';
 import { TurnService } from '../sessions/turn.service';
 import { EventStreamService, isStreamId } from './event-stream.service';
+import { Tenant } from '../auth/tenant.decorator';
 
 @ApiTags('sessions')
 @Controller('v1/sessions')
@@ -26,9 +27,10 @@ export class EventsController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Query('turn') turnQuery: string | undefined,
     @Query('after') afterQuery: string | undefined,
+    @Tenant() tenant: string,
   ): Promise<Observable<MessageEvent>> {
     if (!SESSION_ID_PATTERN.test(id)) throw new NotFoundException(`session ${id} not found`);
-    const session = await this.turns.get(id);
+    const session = await this.turns.get(id, tenant);
     const turn = turnQuery !== undefined && /^\d{1,9}$/.test(turnQuery) ? Number(turnQuery) : session.turn_id;
     const after = isStreamId(lastEventId) ? lastEventId : isStreamId(afterQuery) ? afterQuery : '0-0';
     return this.stream.follow(id, turn, after);

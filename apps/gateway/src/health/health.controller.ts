@@ -2,8 +2,10 @@ import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/co
 import { ApiTags } from '@nestjs/swagger';
 import type { Redis } from 'ioredis';
 import { REDIS } from '@nl2p/queue';
+import { Public } from '../auth/public.decorator';
 
 @ApiTags('health')
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}

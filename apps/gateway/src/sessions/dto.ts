@@ -16,7 +16,8 @@ import {
 } from 'class-validator';
 import { TargetKind } from '@nl2p/envelope';
 
-export const MAX_TURN_TEXT = 4_000;
+/** Hard cap of the DTO; the configured limit (MAX_TURN_TEXT) is checked by the turn service. */
+export const MAX_TURN_TEXT = 20_000;
 
 export class SinkDto {
   @ApiPropertyOptional({ example: 'mqtt' })

@@ -6,6 +6,8 @@ import { NotFoundException } from '@nestjs/common';
 import { CreateSessionDto, SeedTurnDto, TurnDto } from './dto';
 import { sessionView } from './session-view';
 import { TurnService } from './turn.service';
+import { Tenant } from '../auth/tenant.decorator';
+import { TenantLimits } from '../auth/tenant-limits.service';
 
 function checkId(id: string): string {
   // An id we could never have issued is simply not found (and never reaches Redis).
@@ -16,18 +18,21 @@ function checkId(id: string): string {
 @ApiTags('sessions')
 @Controller('v1/sessions')
 export class SessionsController {
-  constructor(private readonly turns: TurnService) {}
+  constructor(
+    private readonly turns: TurnService,
+    private readonly limits: TenantLimits,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create a session (the server generates its id)' })
-  async create(@Body() dto: CreateSessionDto) {
-    return sessionView(await this.turns.createSession(dto));
+  async create(@Body() dto: CreateSessionDto, @Tenant() tenant: string) {
+    return sessionView(await this.turns.createSession(dto, tenant));
   }
 
   @Get(':id')
   @ApiOperation({ summary: "A session's current view: status, interrupt, SQL, explain, pipeline request" })
-  async get(@Param('id') id: string) {
-    return sessionView(await this.turns.get(checkId(id)));
+  async get(@Param('id') id: string, @Tenant() tenant: string) {
+    return sessionView(await this.turns.get(checkId(id), tenant));
   }
 
   @Post(':id/turns')
@@ -42,8 +47,10 @@ export class SessionsController {
     @Query('wait') waitQuery: string | undefined,
     @Headers('traceparent') traceparent: string | undefined,
     @Res({ passthrough: true }) res: Response,
+    @Tenant() tenant: string,
   ) {
-    const { envelope, fromEventId, span } = await this.turns.startTurn(checkId(id), dto, { traceparent });
+    await this.limits.admitTurn(await this.turns.get(checkId(id), tenant), dto);
+    const { envelope, fromEventId, span } = await this.turns.startTurn(id, dto, { traceparent });
     try {
       const wait = dto.wait ?? (waitQuery === 'true' || waitQuery === '1');
       if (!wait || envelope.status !== 'running') {
@@ -57,10 +64,22 @@ export class SessionsController {
     }
   }
 
+  @Post(':id/turns/current/cancel')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Cancel the running turn',
+    description:
+      'The session becomes `cancelled` at once and a new turn may start right away; the running node stops at its next boundary and temporary pipelines are deleted. SSE clients get `turn_end` with status `cancelled`. 404 without the session, 409 when no turn runs.',
+  })
+  async cancel(@Param('id') id: string, @Tenant() tenant: string) {
+    await this.turns.get(checkId(id), tenant);
+    return sessionView(await this.turns.cancelTurn(id));
+  }
+
   @Get(':id/trace')
   @ApiOperation({ summary: 'Per-node records: node, start, end, latency, ok/error, attempt, LLM and engine calls' })
-  async trace(@Param('id') id: string, @Query('turn') turn?: string) {
-    await this.turns.get(checkId(id));
+  async trace(@Param('id') id: string, @Tenant() tenant: string, @Query('turn') turn?: string) {
+    await this.turns.get(checkId(id), tenant);
     const turnId = turn === undefined ? undefined : Number(turn);
     return { session_id: id, records: await this.turns.trace(id, Number.isInteger(turnId) ? turnId : undefined) };
   }
@@ -70,14 +89,19 @@ export class SessionsController {
 @ApiTags('seed')
 @Controller('nl2pipeline')
 export class SeedTurnController {
-  constructor(private readonly turns: TurnService) {}
+  constructor(
+    private readonly turns: TurnService,
+    private readonly limits: TenantLimits,
+  ) {}
 
   @Post('turn')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Advance a session by one turn and wait for its result (seed design)' })
-  async turn(@Body() dto: SeedTurnDto, @Headers('traceparent') traceparent: string | undefined) {
+  async turn(@Body() dto: SeedTurnDto, @Headers('traceparent') traceparent: string | undefined, @Tenant() tenant: string) {
     const { session_id, ...turn } = dto;
-    const id = session_id ? checkId(session_id) : (await this.turns.createSession({})).session_id;
+    const session = session_id ? await this.turns.get(checkId(session_id), tenant) : await this.turns.createSession({}, tenant);
+    const id = session.session_id;
+    await this.limits.admitTurn(session, turn);
     const { envelope, fromEventId, span } = await this.turns.startTurn(id, turn, { traceparent });
     try {
       if (envelope.status !== 'running') return sessionView(envelope);
@@ -95,8 +119,8 @@ export class SeedTraceController {
   constructor(private readonly turns: TurnService) {}
 
   @Get(':id/trace')
-  async trace(@Param('id') id: string) {
-    await this.turns.get(checkId(id));
+  async trace(@Param('id') id: string, @Tenant() tenant: string) {
+    await this.turns.get(checkId(id), tenant);
     return { session_id: id, records: await this.turns.trace(id) };
   }
 }

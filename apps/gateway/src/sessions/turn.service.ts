@@ -9,9 +9,9 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { newSessionEnvelope, type Envelope, type UserInput } from '@nl2p/envelope';
+import { newSessionEnvelope, type Envelope, type SessionEvent, type UserInput } from '@nl2p/envelope';
 import { preTurn } from '@nl2p/graph';
-import { REDIS, SESSION_STORE, WorkflowDispatcher } from '@nl2p/queue';
+import { REDIS, SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/queue';
 import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
@@ -31,15 +31,17 @@ export class TurnService implements OnApplicationShutdown {
     private readonly events: EventLog,
     private readonly traces: TraceLog,
     private readonly dispatcher: WorkflowDispatcher,
+    private readonly control: TurnControl,
   ) {}
 
-  async createSession(dto: CreateSessionDto): Promise<Envelope> {
+  async createSession(dto: CreateSessionDto, tenant: string): Promise<Envelope> {
     const target = dto.target ?? this.config.target;
     if (target === 'postgres' && !this.config.postgres.url) {
       throw new BadRequestException('target postgres is not configured on this server (POSTGRES_URL is unset)');
     }
     const envelope = newSessionEnvelope({
       sessionId: randomUUID().replaceAll('-', ''),
+      tenant,
       target,
       maxAttempts: dto.max_attempts ?? this.config.workflow.maxAttempts,
       sink: dto.sink ? { type: dto.sink.type, props: dto.sink.props ?? {} } : this.config.sink,
@@ -50,9 +52,15 @@ export class TurnService implements OnApplicationShutdown {
     return envelope;
   }
 
-  async get(sessionId: string): Promise<Envelope> {
+  /**
+   * The session, if `tenant` (when given) owns it. Another tenant's session is "not found",
+   * exactly like one that never existed: existence is not disclosed.
+   */
+  async get(sessionId: string, tenant?: string): Promise<Envelope> {
     const envelope = await this.store.get(sessionId);
-    if (!envelope) throw new NotFoundException(`session ${sessionId} not found`);
+    if (!envelope || (tenant !== undefined && envelope.tenant !== tenant)) {
+      throw new NotFoundException(`session ${sessionId} not found`);
+    }
     return envelope;
   }
 
@@ -96,17 +104,50 @@ export class TurnService implements OnApplicationShutdown {
     const decision = preTurn(current, input);
     if (decision.kind === 'reject') throw new BadRequestException(decision.message);
     const traced = { ...decision.envelope, trace: injectCarrier(trace.setSpan(context.active(), span)) };
-    const next = decision.kind === 'run' ? { ...traced, node: decision.first } : traced;
-    const saved = await this.store.compareAndSet(current.version, next);
+    let next = decision.kind === 'run' ? { ...traced, node: decision.first } : traced;
+    // Recovery on resume: a temp pipeline the previous turn recorded but never deleted (it failed
+    // or was cancelled) rides along, and the first node's runner deletes it before anything else.
+    const leftover = current.validation.tmp_pipeline_id;
+    if (leftover && decision.kind === 'run' && !next.validation.tmp_pipeline_id) {
+      next = { ...next, validation: { ...next.validation, tmp_pipeline_id: leftover } };
+    }
+    // The turn's events follow this point (events of earlier turns are told apart by turn id).
+    const fromEventId = await this.events.lastId(sessionId);
+    // `turn_start` (and `turn_end` of a turn that ends at once) go in with the checkpoint, so a
+    // failure right after it (a Redis restart) cannot leave a turn without its events.
+    const events: SessionEvent[] = [{ type: 'turn_start', turn_id: next.turn_id }];
+    if (decision.kind !== 'run') events.push({ type: 'turn_end', turn_id: next.turn_id, status: next.status });
+    const saved = await this.store.compareAndSet(current.version, next, events);
     if (!saved) throw new ConflictException(`a turn is already running in session ${sessionId}`);
 
-    const fromEventId = await this.events.append(sessionId, { type: 'turn_start', turn_id: saved.turn_id });
     if (decision.kind === 'run') {
       await this.dispatcher.dispatch(saved);
     } else {
-      await this.events.append(sessionId, { type: 'turn_end', turn_id: saved.turn_id, status: saved.status });
+      if (leftover) {
+        await this.dispatcher.scheduleReap({
+          session_id: sessionId,
+          turn_id: current.turn_id,
+          target: current.target,
+          tmp_ids: [leftover],
+          reason: 'left by an earlier turn',
+        });
+      }
     }
     return { envelope: saved, fromEventId };
+  }
+
+  /**
+   * Cancels the running turn: the checkpoint becomes `cancelled` at once (so a new turn may start
+   * right away), the client gets `turn_end` with status `cancelled`, the running node stops at
+   * its next boundary (its LLM call is aborted, its result dropped) and the janitor deletes the
+   * turn's temp pipelines. 404 without the session, 409 when no turn runs.
+   */
+  async cancelTurn(sessionId: string): Promise<Envelope> {
+    await this.get(sessionId);
+    const cancelled = await this.control.cancel(sessionId);
+    if (cancelled) return cancelled;
+    const now = await this.get(sessionId);
+    throw new ConflictException(`no turn is running in session ${sessionId} (status ${now.status})`);
   }
 
   /** Holds until the turn ends (an interrupt or its end) or the deadline passes; returns the session. */

@@ -127,6 +127,8 @@ export const Envelope = z.object({
   node: NodeName.nullable(),
   status: TurnStatus,
   target: TargetKind,
+  /** The tenant whose API key created the session; nobody else sees it. */
+  tenant: z.string().default('local'),
   created_at: z.string(),
   updated_at: z.string(),
 
@@ -219,6 +221,7 @@ export interface NewSessionOptions {
   maxAttempts: number;
   sink: SinkConfig;
   activeStream?: string | null;
+  tenant?: string;
   now?: Date;
 }
 
@@ -232,6 +235,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     node: null,
     status: 'idle',
     target: opts.target,
+    tenant: opts.tenant ?? 'local',
     created_at: now,
     updated_at: now,
     active_stream: opts.activeStream ?? null,

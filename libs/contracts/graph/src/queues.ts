@@ -17,3 +17,18 @@ export const WORKFLOW_QUEUES = [
   QueueName.Explainer,
 ] as const;
 export type WorkflowQueue = (typeof WORKFLOW_QUEUES)[number];
+
+/** Jobs on the janitor queue: the scheduled sweep, and on-demand deletion of known leftovers. */
+export enum JanitorJob {
+  Sweep = 'sweep',
+  Reap = 'reap',
+}
+
+/** A `reap` job: temp pipelines a turn that ended (failed, cancelled) may have left behind. */
+export interface ReapJobData {
+  session_id: string;
+  turn_id: number;
+  target: string;
+  tmp_ids: string[];
+  reason: string;
+}

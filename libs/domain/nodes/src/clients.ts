@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppConfig } from '@nl2p/config';
 import type { TargetKind } from '@nl2p/envelope';
 import { DuckDbTarget, ManagerClient, PostgresTarget, VelofluxTarget, type EngineTarget } from '@nl2p/engine';
-import { OpenAiLlmClient, type LlmClient } from '@nl2p/llm';
+import { LocalLlmClient, OpenAiLlmClient, type LlmClient, type LlmUsage } from '@nl2p/llm';
 import { recordEngineCall, recordLlmCall } from '@nl2p/telemetry';
 
 /**
@@ -34,7 +34,11 @@ export class Engines {
    */
   key(kind: TargetKind): string {
     const raw =
-      kind === 'veloflux' ? this.config.veloflux.url : kind === 'duckdb' ? this.config.duckdb.path : (this.config.postgres.url ?? '');
+      kind === 'veloflux'
+        ? this.config.veloflux.url
+        : kind === 'duckdb'
+          ? this.config.duckdb.path
+          : (this.config.postgres.url ?? '');
     return createHash('sha256').update(raw).digest('hex').slice(0, 12);
   }
 
@@ -72,8 +76,38 @@ export class Engines {
   }
 }
 
-/** The OpenAI-compatible client; every call lands in the current node run's call log. */
+/**
+ * The configured LLM provider (`config.llm.provider`): the OpenAI-compatible client, or the
+ * embedded local model (node-llama-cpp, loaded once per process, see {@link LocalModelLifecycle}).
+ * Either way every call lands in the current node run's call log and as a GenAI span.
+ */
 export function createLlmClient(config: AppConfig): LlmClient {
+  const record =
+    (provider: string) =>
+    (u: LlmUsage): void =>
+      recordLlmCall({
+        provider,
+        model: u.model,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        latency_ms: u.latency_ms,
+        finish_reason: u.finish_reason,
+        retries: u.retries,
+      });
+  if (config.llm.provider === 'local') {
+    const local = config.llm.local;
+    return new LocalLlmClient({
+      modelPath: local.modelPath,
+      contextSize: local.contextSize,
+      maxTokens: local.maxTokens,
+      threads: local.threads,
+      sequences: local.sequences,
+      constrained: local.constrained,
+      timeoutMs: config.llm.timeoutMs,
+      // Not one of the GenAI conventions' well-known names (those are hosted APIs): the runtime.
+      onUsage: record('llama.cpp'),
+    });
+  }
   return new OpenAiLlmClient({
     baseUrl: config.llm.baseUrl,
     apiKey: config.llm.apiKey,
@@ -81,14 +115,6 @@ export function createLlmClient(config: AppConfig): LlmClient {
     timeoutMs: config.llm.timeoutMs,
     maxRetries: config.llm.maxRetries,
     structuredOutput: config.llm.structuredOutput,
-    onUsage: (u) =>
-      recordLlmCall({
-        model: u.model,
-        input_tokens: u.input_tokens,
-        output_tokens: u.output_tokens,
-        latency_ms: u.latency_ms,
-        finish_reason: u.finish_reason,
-        retries: u.retries,
-      }),
+    onUsage: record('openai'),
   });
 }

@@ -4,3 +4,4 @@ export * from './llm-nodes';
 export * from './validator-nodes';
 export * from './clients';
 export * from './worker-core.module';
+export * from './vocabulary';

@@ -1,29 +1,56 @@
-import { LlmError, type LlmClient } from '@nl2p/llm';
+import { z } from 'zod';
+import {
+  LlmError,
+  MAX_STRUCTURED_TEXT,
+  reviseGrammarFor,
+  reviseSchemaFor,
+  routerSchemaFor,
+  sqlGrammarFor,
+  type LlmClient,
+} from '@nl2p/llm';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/queue';
-import {
-  QUESTION_PREFIX,
-  ReviseOutput,
-  RouterOutput,
-  draftMessages,
-  reviseMessages,
-  routerMessages,
-} from '@nl2p/prompts';
+import { QUESTION_PREFIX, draftMessages, reviseMessages, routerMessages } from '@nl2p/prompts';
 import { extractSql } from '@nl2p/sql-guard';
 import type { Grounding } from './grounding';
+import { sqlVocabularyFor } from './vocabulary';
+
+/**
+ * The router's output schema for one turn: `stream` enumerated from the engine's streams, so a
+ * constrained decoder (local grammar, `json_schema` servers) can only name a real one. Answers
+ * from unconstrained servers are normalised before the check instead of failing the call: a
+ * stream is matched like a person's choice (exact, else unique case-insensitive) and anything
+ * else becomes null, a missing question is null and a long one is cut. The JSON Schema is the
+ * strict enumerated one (preprocessing does not show in it).
+ */
+export function routerSchema(streams: readonly string[]) {
+  // The default intents are RouterOutput's; the envelope's intent type checks they still agree.
+  const strict = routerSchemaFor(streams);
+  return strict.extend({
+    stream: z.preprocess(
+      (v) => (typeof v === 'string' ? (matchStream([...streams], v) ?? null) : (v ?? null)),
+      strict.shape.stream,
+    ),
+    question: z.preprocess(
+      (v) => (typeof v === 'string' ? v.slice(0, MAX_STRUCTURED_TEXT) : (v ?? null)),
+      strict.shape.question,
+    ),
+  });
+}
 
 /** Nodes run by the `router-llm` service. */
 export function routerNodes({ llm }: { llm: LlmClient }): NodeHandlers {
   return {
-    async route_intent(e) {
+    async route_intent(e, ctx) {
       const { value } = await llm.json({
         role: 'router',
+        signal: ctx.signal,
         messages: routerMessages(e),
-        schema: RouterOutput,
+        schema: routerSchema(e.streams),
         schemaName: 'route_intent',
       });
-      // The model may only point at streams the engine has; anything else is ignored.
-      const stream = value.stream ? (matchStream(e.streams, value.stream) ?? null) : null;
+      // The model may only point at streams the engine has; anything else became null.
+      const stream = value.stream;
       if (value.intent === 'ask_user') {
         const question = value.question?.trim() || 'Could you say more precisely what you want to compute?';
         return { ...e, intent: 'ask_user', interrupt: { type: 'need_clarification', question, choices: null } };
@@ -41,7 +68,10 @@ export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Gr
       const pending: Promise<void>[] = [];
       const { text } = await llm.text({
         role: 'preview',
+        signal: ctx.signal,
         messages: draftMessages(e, catalog),
+        // SELECT … naming only catalog identifiers, or one question line (local provider).
+        grammar: sqlGrammarFor(sqlVocabularyFor(e, catalog), { questionPrefix: QUESTION_PREFIX }),
         onDelta: (delta) => pending.push(ctx.emit({ type: 'draft_delta', node: 'draft_sql', delta })),
       });
       await Promise.all(pending);
@@ -64,13 +94,18 @@ export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Gr
       };
     },
 
-    async revise_sql(e) {
+    async revise_sql(e, ctx) {
       const catalog = await grounding.catalog(e.target, e.digest_hash);
+      const vocabulary = sqlVocabularyFor(e, catalog);
       const { value, text } = await llm.json({
         role: 'reasoning',
+        signal: ctx.signal,
         messages: reviseMessages(e, catalog),
-        schema: ReviseOutput,
+        // Names are checked by prevalidate, which feeds the repair loop; see ReviseSchemaOptions.
+        schema: reviseSchemaFor(vocabulary, { checkIdentifiers: false }),
         schemaName: 'revise_sql',
+        // The same JSON with the SQL inside constrained to the vocabulary (local provider).
+        grammar: reviseGrammarFor(vocabulary),
       });
       const attempt = e.validation.attempt + 1;
       const sql = value.sql ? extractSql(value.sql) : '';

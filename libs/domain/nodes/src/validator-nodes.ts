@@ -95,17 +95,24 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
       return failAttempt(e, 'local', result.errors.join('\n'), result.sql);
     },
 
-    async validate(e) {
+    async validate(e, ctx) {
       const sql = e.draft.sql ?? '';
       const tmpId = tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt);
-      const result = await engines.for(e.target).validate(sql, tmpId);
+      // Checkpoint the id before creating (ARCHITECTURE §5): if this worker dies right after the
+      // create, a cancel, a final failure or the next turn finds the id and deletes the pipeline,
+      // and the re-delivered job resumes here and reuses it instead of creating a second one.
+      const base =
+        e.validation.tmp_pipeline_id === tmpId
+          ? e
+          : await ctx.checkpoint({ ...e, validation: { ...e.validation, ok: false, tmp_pipeline_id: tmpId } });
+      const result = await engines.for(base.target).validate(sql, tmpId);
       if (result.ok) {
         return {
-          ...e,
-          validation: { ...e.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId },
+          ...base,
+          validation: { ...base.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId },
         };
       }
-      return failAttempt(e, 'engine', result.error, sql);
+      return failAttempt(base, 'engine', result.error, sql);
     },
   };
 }

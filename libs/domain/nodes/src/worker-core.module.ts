@@ -1,7 +1,17 @@
-import { Global, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigModule, type AppConfig } from '@nl2p/config';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { APP_CONFIG, ConfigModule, type AppConfig } from '@nl2p/config';
+import { LocalLlmClient, disposeLocalModels, type LlmClient } from '@nl2p/llm';
 import type { Catalog } from '@nl2p/engine';
-import { InfraModule } from '@nl2p/queue';
+import { InfraModule, TMP_REAPER, type TmpPipelineReaper } from '@nl2p/queue';
 import { CatalogCache } from '@nl2p/session-store';
 import { Engines, createLlmClient } from './clients';
 import { Grounding } from './grounding';
@@ -17,6 +27,49 @@ class EnginesCloser implements OnApplicationShutdown {
   }
 }
 
+/** Options of {@link WorkerCoreModule.forRoot}. */
+export interface WorkerCoreOptions {
+  /** The app runs LLM nodes (router-llm, sql-drafter): a local model is loaded at its start. */
+  usesLlm?: boolean;
+}
+
+const WORKER_CORE_OPTIONS = Symbol('WORKER_CORE_OPTIONS');
+
+/**
+ * The embedded model's lifecycle in an app that runs LLM nodes: loaded at start (so the first
+ * request does not wait for it, and a missing GGUF stops the service with a clear message
+ * instead of failing every request), freed at shutdown. Nothing happens with the
+ * OpenAI-compatible provider or in apps without LLM nodes.
+ */
+@Injectable()
+export class LocalModelLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('LocalModel');
+
+  constructor(
+    @Inject(LLM_CLIENT) private readonly llm: LlmClient,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WORKER_CORE_OPTIONS) private readonly options: WorkerCoreOptions,
+  ) {}
+
+  private get active(): boolean {
+    return !!this.options.usesLlm && this.llm instanceof LocalLlmClient;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.active) return;
+    const info = await (this.llm as LocalLlmClient).warmUp();
+    this.logger.log(
+      `local model ${info.model} loaded in ${info.loadMs} ms (context ${info.contextSize} tokens, ` +
+        `${info.threads} threads, ${info.sequences} sequence(s), constrained decoding ` +
+        `${this.config.llm.local.constrained ? 'on' : 'OFF'})`,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.active) await disposeLocalModels();
+  }
+}
+
 /**
  * What every worker app needs: config, Redis/BullMQ, the engines, the LLM and the grounding
  * cache. Clients are cheap to build (engines connect on first use), so each app gets all.
@@ -24,7 +77,7 @@ class EnginesCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class WorkerCoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: WorkerCoreOptions = {}): DynamicModule {
     return {
       module: WorkerCoreModule,
       imports: [ConfigModule.forRoot(config), InfraModule.forRoot(config)],
@@ -32,13 +85,23 @@ export class WorkerCoreModule {
         { provide: Engines, useFactory: () => new Engines(config) },
         EnginesCloser,
         { provide: LLM_CLIENT, useFactory: () => createLlmClient(config) },
+        { provide: WORKER_CORE_OPTIONS, useValue: options },
+        LocalModelLifecycle,
+        {
+          // Lets the runner and the janitor delete temp pipelines a turn left behind.
+          provide: TMP_REAPER,
+          inject: [Engines],
+          useFactory: (engines: Engines): TmpPipelineReaper => ({
+            reap: (target, tmpId) => (target === 'veloflux' ? engines.for(target).cleanup(tmpId) : Promise.resolve()),
+          }),
+        },
         {
           provide: Grounding,
           inject: [Engines, CatalogCache],
           useFactory: (engines: Engines, cache: CatalogCache<Catalog>) => new Grounding(engines, cache),
         },
       ],
-      exports: [Engines, LLM_CLIENT, Grounding],
+      exports: [Engines, LLM_CLIENT, Grounding, TMP_REAPER],
     };
   }
 }

@@ -154,16 +154,40 @@ describe('VelofluxTarget against the FakeManager', () => {
       expect(fake.requests.map((r) => r.method)).toEqual(['POST', 'DELETE']);
     });
 
-    it('replaces a stale temp pipeline left by a crashed run of the same attempt', async () => {
+    it('replaces a stale temp pipeline of the same id built from other SQL', async () => {
       const { target: t } = target();
       const id = tmp();
       await t.validate('SELECT device_id FROM sensor_stream', id);
-      // The worker crashed here; the re-delivered job validates the same id again.
       const again = await t.validate('SELECT device_id, temperature FROM sensor_stream', id);
       expect(again).toEqual({ ok: true, tmpId: id });
       expect(fake.pipelines()).toEqual([id]);
       expect(fake.createCount(id)).toBe(3);
       expect(await t.explain(id)).toContain('schema=[device_id, temperature]');
+    });
+
+    it('reuses the temp pipeline a crashed run of the same attempt built, creating it once', async () => {
+      const { target: t } = target();
+      const id = tmp();
+      const sql = 'SELECT device_id FROM sensor_stream';
+      await t.validate(sql, id);
+      // The worker died here; the re-delivered job validates the same SQL under the same id.
+      await expect(t.validate(sql, id)).resolves.toEqual({ ok: true, tmpId: id });
+      expect(fake.pipelines()).toEqual([id]);
+      expect(fake.createCount(id)).toBe(2);
+      expect(fake.createdCount(id)).toBe(1);
+    });
+
+    it('replaces the orphan a failed create stored under the same id', async () => {
+      const { target: t, client } = target();
+      const id = tmp();
+      const sql = 'SELECT device_id FROM sensor_stream';
+      // A create that failed after storing, whose worker died before deleting: the orphan stays.
+      fake.failAfterStoreNextCreate();
+      await expect(client.createPipeline({ id, sql, sinks: [{ type: 'nop' }] })).rejects.toMatchObject({ status: 400 });
+      expect(fake.pipelines()).toEqual([id]);
+      await expect(t.validate(sql, id)).resolves.toEqual({ ok: true, tmpId: id });
+      expect(fake.createdCount(id)).toBe(1);
+      expect(await t.explain(id)).toContain('schema=[device_id]');
     });
 
     it('retries the busy lock', async () => {

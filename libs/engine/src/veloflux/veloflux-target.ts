@@ -94,16 +94,33 @@ export class VelofluxTarget implements EngineTarget {
   }
 
   /**
-   * Temp ids are deterministic per session/turn/attempt, so a 409 `already exists` means a
-   * crashed earlier run of this same attempt left its pipeline: ours to replace, once.
+   * Temp ids are deterministic per session/turn/attempt, so a 409 `already exists` means an
+   * earlier run of this same attempt created it (a worker that died before checkpointing, an
+   * answer lost on the way back). One built from the same SQL is reused, so a re-delivered job
+   * never creates a second pipeline; anything else (a stored-but-unbuilt orphan, other SQL) is
+   * replaced, once.
    */
   private async createReplacingStale(request: CreatePipelineRequest): Promise<void> {
     try {
       await this.client.createPipeline(request);
     } catch (err) {
       if (!(err instanceof ManagerError && err.status === 409 && err.body.includes('already exists'))) throw err;
+      if (await this.isBuiltFrom(request.id, request.sql)) return;
       await this.deleteIgnoringMissing(request.id);
       await this.client.createPipeline(request);
+    }
+  }
+
+  /** The stored pipeline has this SQL and was built (orphans of a failed create cannot explain). */
+  private async isBuiltFrom(id: string, sql: string): Promise<boolean> {
+    try {
+      const stored = await this.client.getPipeline(id);
+      if (stored.spec.sql !== sql) return false;
+      await this.client.explainPipeline(id);
+      return true;
+    } catch (err) {
+      if (err instanceof ManagerError && err.status === 404) return false;
+      throw err;
     }
   }
 

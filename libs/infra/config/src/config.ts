@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { TargetKind } from '@nl2p/envelope';
 
@@ -7,6 +8,9 @@ const bool = (def: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .default(def ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Where `LLM_PROVIDER=openai` sends requests when `LLM_BASE_URL` is unset (Ollama's default port). */
+export const DEFAULT_LLM_BASE_URL = 'http://127.0.0.1:11434/v1';
 
 /**
  * Every environment key the services read, validated once at boot. Unknown keys are ignored
@@ -27,6 +31,28 @@ export const EnvSchema = z.object({
 
   /** Engine of new sessions; each session may choose another configured one. */
   TARGET: TargetKind.default('duckdb'),
+
+  /** Turns off API keys (local use only; `npm start` says so loudly). */
+  AUTH_DISABLED: bool(false),
+  /**
+   * `tenant:sha256hex` entries, comma-separated: the SHA-256 of each key, never the key itself
+   * (`printf %s "$KEY" | sha256sum`). Several keys may share a tenant.
+   */
+  API_KEYS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.split(',').every((e) => !e.trim() || /^[A-Za-z0-9_.-]{1,64}:[0-9a-fA-F]{64}$/.test(e.trim())),
+      'each entry must be tenant:sha256hex (tenant: letters, digits, _ . -; 64 hex digits)',
+    ),
+  /** Requests per minute per tenant (per IP before auth), counted in Redis across replicas. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(65_536),
+  MAX_TURNS_PER_SESSION: z.coerce.number().int().min(1).default(500),
+  MAX_TURN_TEXT: z.coerce.number().int().min(1).max(20_000).default(4_000),
+  MAX_CONCURRENT_TURNS_PER_TENANT: z.coerce.number().int().min(1).default(32),
+  /** Origins allowed to call the gateway from a browser, comma-separated; empty: CORS off. */
+  CORS_ORIGINS: z.string().default(''),
   /** The embedded DuckDB database (created with the demo data by `npm start` when absent). */
   DUCKDB_PATH: z.string().default('data/demo.duckdb'),
   POSTGRES_URL: z.url().optional(),
@@ -39,7 +65,13 @@ export const EnvSchema = z.object({
   ENGINE_RETRIES: int(3),
   ENGINE_BACKOFF_MS: int(200),
 
-  LLM_BASE_URL: z.url().default('http://127.0.0.1:11434/v1'),
+  /**
+   * `auto`: the OpenAI-compatible server when `LLM_BASE_URL` is set, else the embedded local model
+   * (`LOCAL_MODEL_PATH`). `openai` without `LLM_BASE_URL` uses {@link DEFAULT_LLM_BASE_URL}.
+   */
+  LLM_PROVIDER: z.enum(['auto', 'local', 'openai']).default('auto'),
+  /** No default on purpose: whether it is set decides `LLM_PROVIDER=auto`. */
+  LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().default('not-needed'),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   LLM_MODEL_ROUTER: z.string().optional(),
@@ -48,6 +80,18 @@ export const EnvSchema = z.object({
   LLM_TIMEOUT_MS: int(60_000),
   LLM_MAX_RETRIES: int(3),
   LLM_STRUCTURED_OUTPUT: z.enum(['json_schema', 'json_object', 'none']).default('json_object'),
+  /** The local provider's GGUF model (relative paths from the working directory). */
+  LOCAL_MODEL_PATH: z.string().default('models/SmolLM2-135M-Instruct.Q4_1.gguf'),
+  /** Tokens per sequence (prompt + answer); bounds memory. */
+  LOCAL_CONTEXT_SIZE: z.coerce.number().int().min(512).max(131_072).default(4096),
+  /** Longest answer in tokens. */
+  LOCAL_MAX_TOKENS: z.coerce.number().int().min(16).max(32_768).default(512),
+  /** CPU threads for the local model; default one core fewer than the machine has (at least 1). */
+  LOCAL_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Parallel sequences in the one context; calls beyond them wait in order. */
+  LOCAL_SEQUENCES: z.coerce.number().int().min(1).max(64).default(1),
+  /** Grammar-constrained decoding of the local model (false only to measure what it buys). */
+  LOCAL_CONSTRAINED: bool(true),
 
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   SINK_TYPE: z.string().default('mqtt'),
@@ -62,6 +106,14 @@ export const EnvSchema = z.object({
 
   /** Jobs one worker process runs at once; LLM workers scale out with this or more replicas. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Scales every node's job-retry backoff from the graph (e.g. 0.1 in tests, 2 for a slow LLM). */
+  JOB_BACKOFF_FACTOR: z.coerce.number().min(0).max(100).default(1),
+  /** How often the janitor sweeps (one replica at a time). */
+  JANITOR_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+  /** A temp pipeline first seen longer ago than this is deleted even if a running turn owns it. */
+  JANITOR_TMP_MAX_AGE_MS: z.coerce.number().int().min(1_000).default(900_000),
+  /** A running turn with no checkpoint for this long is ended as failed by the janitor. */
+  TURN_DEADLINE_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** Put SQL text into spans (off by default: queries can hold business data). */
   TRACE_CONTENT: bool(false),
   /** Milliseconds between SSE heartbeats, so proxies keep idle streams open. */
@@ -88,27 +140,67 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   return toAppConfig(parsed.data);
 }
 
+/** The gateway refuses to start with auth on and no key: nobody could call it. */
+export function assertAuthConfigured(config: AppConfig): void {
+  if (config.auth.enabled && config.auth.keys.length === 0) {
+    throw new ConfigError(
+      'invalid configuration:\n  API_KEYS: no API key is configured; set API_KEYS=tenant:sha256hex,… or AUTH_DISABLED=true for local use',
+    );
+  }
+}
+
+function parseApiKeys(raw: string): { tenant: string; sha256: Buffer }[] {
+  return raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((e) => {
+      const [tenant, hex] = e.split(':');
+      return { tenant, sha256: Buffer.from(hex.toLowerCase(), 'hex') };
+    });
+}
+
 /** The structured configuration services receive (never raw env reads in code). */
 export interface AppConfig {
   redis: { url: string; prefix: string };
   gateway: { host: string; port: number; turnWaitTimeoutMs: number };
   target: z.infer<typeof TargetKind>;
+  auth: { enabled: boolean; keys: { tenant: string; sha256: Buffer }[] };
+  limits: {
+    ratePerMinute: number;
+    maxBodyBytes: number;
+    turnsPerSession: number;
+    turnTextMax: number;
+    concurrentTurnsPerTenant: number;
+  };
+  cors: { origins: string[] };
   duckdb: { path: string };
   postgres: { url: string | undefined; schema: string };
   sqlTargets: { previewRows: number; queryTimeoutMs: number };
   veloflux: { url: string; timeoutMs: number; retries: number; backoffMs: number };
   llm: {
+    /** Resolved from `LLM_PROVIDER` (see there). */
+    provider: 'local' | 'openai';
     baseUrl: string;
     apiKey: string;
     models: { router: string; preview: string; reasoning: string };
     timeoutMs: number;
     maxRetries: number;
     structuredOutput: 'json_schema' | 'json_object' | 'none';
+    local: {
+      modelPath: string;
+      contextSize: number;
+      maxTokens: number;
+      threads: number;
+      sequences: number;
+      constrained: boolean;
+    };
   };
   workflow: { maxAttempts: number };
   sink: { type: string; props: Record<string, unknown> };
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
-  worker: { concurrency: number };
+  worker: { concurrency: number; backoffFactor: number };
+  janitor: { sweepEveryMs: number; tmpMaxAgeMs: number; turnDeadlineMs: number };
   log: { level: Env['LOG_LEVEL']; json: boolean };
   telemetry: { captureContent: boolean };
   sse: { heartbeatMs: number };
@@ -119,6 +211,19 @@ function toAppConfig(e: Env): AppConfig {
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     gateway: { host: e.GATEWAY_HOST, port: e.GATEWAY_PORT, turnWaitTimeoutMs: e.TURN_WAIT_TIMEOUT_MS },
     target: e.TARGET,
+    auth: { enabled: !e.AUTH_DISABLED, keys: parseApiKeys(e.API_KEYS) },
+    limits: {
+      ratePerMinute: e.RATE_LIMIT_PER_MINUTE,
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      turnsPerSession: e.MAX_TURNS_PER_SESSION,
+      turnTextMax: e.MAX_TURN_TEXT,
+      concurrentTurnsPerTenant: e.MAX_CONCURRENT_TURNS_PER_TENANT,
+    },
+    cors: {
+      origins: e.CORS_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    },
     duckdb: { path: e.DUCKDB_PATH },
     postgres: { url: e.POSTGRES_URL, schema: e.POSTGRES_SCHEMA },
     sqlTargets: { previewRows: e.PREVIEW_ROWS, queryTimeoutMs: e.QUERY_TIMEOUT_MS },
@@ -129,7 +234,8 @@ function toAppConfig(e: Env): AppConfig {
       backoffMs: e.ENGINE_BACKOFF_MS,
     },
     llm: {
-      baseUrl: e.LLM_BASE_URL,
+      provider: e.LLM_PROVIDER === 'auto' ? (e.LLM_BASE_URL ? 'openai' : 'local') : e.LLM_PROVIDER,
+      baseUrl: e.LLM_BASE_URL ?? DEFAULT_LLM_BASE_URL,
       apiKey: e.LLM_API_KEY,
       models: {
         router: e.LLM_MODEL_ROUTER ?? e.LLM_MODEL,
@@ -139,6 +245,14 @@ function toAppConfig(e: Env): AppConfig {
       timeoutMs: e.LLM_TIMEOUT_MS,
       maxRetries: e.LLM_MAX_RETRIES,
       structuredOutput: e.LLM_STRUCTURED_OUTPUT,
+      local: {
+        modelPath: e.LOCAL_MODEL_PATH,
+        contextSize: e.LOCAL_CONTEXT_SIZE,
+        maxTokens: e.LOCAL_MAX_TOKENS,
+        threads: e.LOCAL_THREADS ?? Math.max(1, availableParallelism() - 1),
+        sequences: e.LOCAL_SEQUENCES,
+        constrained: e.LOCAL_CONSTRAINED,
+      },
     },
     workflow: { maxAttempts: e.MAX_ATTEMPTS },
     sink:
@@ -151,7 +265,12 @@ function toAppConfig(e: Env): AppConfig {
       eventsMaxLen: e.EVENTS_MAX_LEN,
       traceMaxRecords: e.TRACE_MAX_RECORDS,
     },
-    worker: { concurrency: e.WORKER_CONCURRENCY },
+    worker: { concurrency: e.WORKER_CONCURRENCY, backoffFactor: e.JOB_BACKOFF_FACTOR },
+    janitor: {
+      sweepEveryMs: e.JANITOR_SWEEP_EVERY_MS,
+      tmpMaxAgeMs: e.JANITOR_TMP_MAX_AGE_MS,
+      turnDeadlineMs: e.TURN_DEADLINE_MS,
+    },
     log: { level: e.LOG_LEVEL, json: e.LOG_JSON },
     telemetry: { captureContent: e.TRACE_CONTENT },
     sse: { heartbeatMs: e.SSE_HEARTBEAT_MS },

@@ -2,10 +2,11 @@ import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown 
 import { BullModule } from '@nestjs/bullmq';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { WORKFLOW_QUEUES } from '@nl2p/graph';
+import { QueueName, WORKFLOW_QUEUES } from '@nl2p/graph';
 import { shutdownTelemetry } from '@nl2p/telemetry';
 import { CatalogCache, EventLog, RedisKeys, RedisSessionStore, TraceLog } from '@nl2p/session-store';
 import { WorkflowDispatcher } from './dispatcher';
+import { TurnControl } from './turn-control';
 import { NodeRunner } from './node-runner';
 import { REDIS, SESSION_STORE } from './tokens';
 
@@ -31,15 +32,18 @@ export class InfraModule {
       module: InfraModule,
       imports: [
         BullModule.forRoot({ connection: { url: config.redis.url }, prefix: `${config.redis.prefix}-bull` }),
-        BullModule.registerQueue(...WORKFLOW_QUEUES.map((name) => ({ name }))),
+        // Producers for every workflow queue, and the janitor's (for `reap` jobs).
+        BullModule.registerQueue(...[...WORKFLOW_QUEUES, QueueName.Janitor].map((name) => ({ name }))),
       ],
       providers: [
-        { provide: REDIS, useFactory: () => new Redis(config.redis.url, { maxRetriesPerRequest: 3 }) },
+        // Commands wait through a short Redis outage (a restart) instead of failing the node
+        // that sent them: ~20 reconnect attempts, about ten seconds, before a command errors.
+        { provide: REDIS, useFactory: () => new Redis(config.redis.url, { maxRetriesPerRequest: 20 }) },
         { provide: RedisKeys, useValue: new RedisKeys(config.redis.prefix) },
         {
           provide: SESSION_STORE,
           inject: [REDIS, RedisKeys],
-          useFactory: (r: Redis, k: RedisKeys) => new RedisSessionStore(r, k, ttl),
+          useFactory: (r: Redis, k: RedisKeys) => new RedisSessionStore(r, k, ttl, config.retention.eventsMaxLen),
         },
         {
           provide: EventLog,
@@ -58,6 +62,7 @@ export class InfraModule {
         },
         InfraShutdown,
         WorkflowDispatcher,
+        TurnControl,
         NodeRunner,
       ],
       exports: [
@@ -69,6 +74,7 @@ export class InfraModule {
         TraceLog,
         CatalogCache,
         WorkflowDispatcher,
+        TurnControl,
         NodeRunner,
       ],
     };

@@ -1,19 +1,22 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
   EnvelopeValidationError,
   parseEnvelope,
+  tmpPipelineId,
   type Envelope,
   type NodeName,
   type SessionEvent,
 } from '@nl2p/envelope';
-import { END, GRAPH, remember } from '@nl2p/graph';
+import { END, GRAPH, TMP_PIPELINE_NODES, ownsTmpPipeline, remember } from '@nl2p/graph';
 import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
 import { WorkflowDispatcher, type NodeJobData } from './dispatcher';
-import { SESSION_STORE } from './tokens';
+import { SupersededError, describeFailure, errorMessage, isRetryable, redact } from './failures';
+import { SESSION_STORE, TMP_REAPER, type TmpPipelineReaper } from './tokens';
+import { TurnControl, turnEndEvents, type TurnPosition } from './turn-control';
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 export type NodeEvent = DistributiveOmit<SessionEvent, 'turn_id'>;
@@ -22,6 +25,18 @@ export type NodeEvent = DistributiveOmit<SessionEvent, 'turn_id'>;
 export interface NodeRunContext {
   /** Appends an event (e.g. an LLM delta) to the session's stream for live clients. */
   emit(event: NodeEvent): Promise<void>;
+  /**
+   * Aborted when the turn is cancelled or otherwise moved on while this node runs; pass it to
+   * long calls (the LLM) so they stop at once instead of at the node's end.
+   */
+  signal: AbortSignal;
+  /**
+   * Checkpoints `envelope` (still addressed to this node) before a side effect, e.g. the temp
+   * pipeline id before creating it, so a crash right after the side effect is recoverable: a
+   * re-delivered job resumes from this checkpoint. Resolves with the stored envelope; throws
+   * {@link SupersededError} when someone else moved the turn.
+   */
+  checkpoint(envelope: Envelope): Promise<Envelope>;
 }
 
 /** A node's logic: envelope in, new envelope out. No BullMQ types, so it unit-tests plainly. */
@@ -30,21 +45,35 @@ export type NodeHandlers = Partial<Record<NodeName, NodeHandler>>;
 
 export type RunOutcome = 'advanced' | 'stale' | 'failed';
 
+/** How often a running node checks whether its turn was cancelled or moved on. */
+export const SUPERSEDE_POLL_MS = 500;
+
 /**
  * Runs one workflow job: drops stale envelopes, runs the node, checkpoints with
  * compare-and-set, records the trace, and hands the result to the next node's queue.
+ *
+ * Delivery is at least once (a worker that dies mid-job has its job re-delivered), so:
+ * - a job whose checkpoint moved on is dropped (and its successor re-dispatched if the dead
+ *   worker never did), and a temp pipeline it may have created that nobody owns is deleted;
+ * - a re-delivered job whose node checkpointed mid-way resumes from that checkpoint;
+ * - a node failing for good, in whatever way, ends the turn with an error event.
  */
 @Injectable()
 export class NodeRunner {
   private readonly logger = new Logger(NodeRunner.name);
+  private readonly secrets: string[];
 
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly events: EventLog,
     private readonly traces: TraceLog,
     private readonly dispatcher: WorkflowDispatcher,
+    private readonly turns: TurnControl,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Optional() @Inject(TMP_REAPER) private readonly reaper?: TmpPipelineReaper,
+  ) {
+    this.secrets = [config.llm.apiKey];
+  }
 
   /**
    * One span per node run, a child of the gateway's turn span (its context rides in the
@@ -82,32 +111,63 @@ export class NodeRunner {
     if (!handler) throw new UnrecoverableError(`service ${service} has no handler for node ${node}`);
 
     const current = await this.store.get(envelope.session_id);
-    if (!current || this.isStale(envelope, current)) {
+    if (!current || !resumes(envelope, current)) {
       await this.redispatchIfOrphaned(envelope, current);
+      await this.reapUnowned(envelope, this.attemptTmpIds(envelope));
       return 'stale';
     }
 
-    const log = {
-      session_id: envelope.session_id,
-      turn_id: envelope.turn_id,
-      node,
-      attempt: envelope.validation.attempt,
-    };
-    const emit = (event: NodeEvent) => this.emit(envelope, event);
-    await emit({ type: 'node_start', node, attempt: envelope.validation.attempt });
+    // The checkpoint is the truth: it may hold what this node checkpointed before a crash.
+    let input = current;
+    input = await this.releaseForeignTmp(input);
+
+    const log = { session_id: input.session_id, turn_id: input.turn_id, node, attempt: input.validation.attempt };
+    const run = { expected: input.version, checkpointing: false };
+    const emit = (event: NodeEvent) => this.emit(input, event);
+    await emit({ type: 'node_start', node, attempt: input.validation.attempt });
     const started = new Date();
     const calls = emptyCallLog();
+    const controller = new AbortController();
+    const stopWatch = this.watchForSupersede(input.session_id, run, controller);
     let produced: Envelope;
     try {
-      produced = await runWithCallLog(calls, () => handler(envelope, { emit }));
+      produced = await runWithCallLog(calls, () =>
+        handler(input, {
+          emit,
+          signal: controller.signal,
+          checkpoint: async (next) => {
+            run.checkpointing = true;
+            try {
+              const saved = await this.store.compareAndSet(run.expected, { ...next, node, status: 'running' });
+              if (!saved) throw new SupersededError(`session ${input.session_id} moved on while ${node} ran`);
+              run.expected = saved.version;
+              return saved;
+            } finally {
+              run.checkpointing = false;
+            }
+          },
+        }),
+      );
     } catch (err) {
-      const message = errorMessage(err);
-      const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      stopWatch();
+      if (controller.signal.aborted || err instanceof SupersededError) {
+        this.logger.log({ msg: 'node stopped: the turn was cancelled or moved on', ...log });
+        await this.finishNode(input, service, job, started, calls, 'stopped: the turn was cancelled or moved on');
+        await this.reapUnowned(input, this.attemptTmpIds(input));
+        return 'stale';
+      }
+      const final = !isRetryable(err) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const message = describeFailure(node, err, this.secrets);
       this.logger.warn({ msg: 'node failed', ...log, delivery: job.attemptsMade + 1, final, error: message });
-      await this.finishNode(envelope, service, job, started, calls, message);
-      if (final) await this.failTurn(envelope, node, message);
+      await this.finishNode(input, service, job, started, calls, redact(errorMessage(err), this.secrets));
+      if (final) {
+        await this.failTurn(input, { version: run.expected }, node, message);
+        // Not worth another delivery: the turn has ended.
+        throw err instanceof UnrecoverableError ? err : new UnrecoverableError(message);
+      }
       throw err;
     }
+    stopWatch();
 
     const next = GRAPH[node].next(produced);
     span.setAttribute('nl2p.next', next);
@@ -115,38 +175,66 @@ export class NodeRunner {
     const withMetrics = addCallMetrics(produced, calls);
     const candidate: Envelope =
       next === END ? concludeTurn(withMetrics, node) : { ...withMetrics, node: next, status: 'running' };
-    const saved = await this.store.compareAndSet(envelope.version, candidate);
-    await this.finishNode(envelope, service, job, started, calls, null);
+    // The node's end event first, so the client sees it before the turn's end.
+    await this.finishNode(input, service, job, started, calls, null);
+    const saved = await this.store.compareAndSet(
+      run.expected,
+      candidate,
+      next === END ? turnEndEvents(candidate) : undefined,
+    );
     if (!saved) {
       // Someone moved the session on while this node ran (a cancel, a re-delivered twin).
       this.logger.warn({ msg: 'checkpoint lost compare-and-set; result dropped', ...log });
+      await this.reapUnowned(input, [...this.attemptTmpIds(input), ...(produced.validation.tmp_pipeline_id ? [produced.validation.tmp_pipeline_id] : [])]);
       return 'stale';
     }
-    if (next === END) {
-      if (saved.interrupt) await this.emit(saved, { type: 'interrupt', interrupt: saved.interrupt });
-      await this.emit(saved, { type: 'turn_end', status: saved.status });
-    } else {
+    if (next === END) return 'advanced';
+    try {
       await this.dispatcher.dispatch(saved);
+    } catch (err) {
+      // The checkpoint moved on but the next node may not be queued. Another delivery of this
+      // job re-dispatches it (see redispatchIfOrphaned); after the last one, end the turn.
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        await this.failTurn(saved, { version: saved.version }, node, describeFailure(node, err, this.secrets));
+      }
+      throw err;
     }
     return 'advanced';
   }
 
+  /**
+   * A job failed for good. The processor's own handling ended the turn already when it ran; this
+   * covers jobs BullMQ failed without running them (stalled too often: their worker kept dying).
+   */
+  async onJobFailed(job: Job<NodeJobData>, err: Error): Promise<void> {
+    // `finishedOn` is set only when BullMQ gives up on the job (no retry left).
+    const final = (typeof job.finishedOn === 'number' && job.finishedOn > 0) || err.name === 'UnrecoverableError';
+    if (!final) return;
+    let envelope: Envelope;
+    try {
+      envelope = parseEnvelope(job.data?.envelope);
+    } catch {
+      return;
+    }
+    if (!envelope.node) return;
+    const reason = /stalled|started more than/i.test(err.message)
+      ? `the worker running it stopped again and again (${err.message})`
+      : err.message;
+    await this.failTurn(
+      envelope,
+      { node: envelope.node, attempt: envelope.validation.attempt },
+      envelope.node,
+      redact(`${envelope.node}: ${reason}`, this.secrets),
+    );
+  }
+
   /** Ends the turn with a clear error the client sees; the session never stays "running". */
-  async failTurn(envelope: Envelope, node: NodeName | null, message: string): Promise<void> {
-    for (let i = 0; i < 5; i++) {
-      const current = await this.store.get(envelope.session_id);
-      if (!current || current.turn_id !== envelope.turn_id || current.status !== 'running') return;
-      const failed: Envelope = remember(
-        { ...current, status: 'failed', error: { node, message } },
-        'assistant',
-        `error: ${message}`,
-      );
-      const saved = await this.store.compareAndSet(current.version, failed);
-      if (saved) {
-        await this.emit(saved, { type: 'error', node, message });
-        await this.emit(saved, { type: 'turn_end', status: 'failed' });
-        return;
-      }
+  async failTurn(envelope: Envelope, at: TurnPosition, node: NodeName | null, message: string): Promise<void> {
+    try {
+      await this.turns.fail(envelope.session_id, envelope.turn_id, at, node, message);
+    } catch (err) {
+      // Redis itself is failing; the janitor ends the turn once its deadline passes.
+      this.logger.error({ msg: 'could not end the failed turn', session_id: envelope.session_id, error: errorMessage(err) });
     }
   }
 
@@ -159,15 +247,6 @@ export class NodeRunner {
       // A bad shape never gets better by retrying.
       throw new UnrecoverableError(`job ${job.id}: ${errorMessage(err)}`);
     }
-  }
-
-  private isStale(envelope: Envelope, current: Envelope): boolean {
-    return (
-      current.version !== envelope.version ||
-      current.turn_id !== envelope.turn_id ||
-      current.status !== 'running' ||
-      current.node !== envelope.node
-    );
   }
 
   /**
@@ -184,6 +263,70 @@ export class NodeRunner {
     ) {
       await this.dispatcher.dispatch(current);
     }
+  }
+
+  /** The temp pipeline this job's node may have created (validate, explain, cleanup only). */
+  private attemptTmpIds(e: Envelope): string[] {
+    return e.node && TMP_PIPELINE_NODES.has(e.node) ? [tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt)] : [];
+  }
+
+  /** Deletes those of `ids` no in-flight turn owns (read fresh), best effort. */
+  private async reapUnowned(e: Envelope, ids: string[]): Promise<void> {
+    if (!this.reaper || !ids.length) return;
+    const current = await this.store.get(e.session_id);
+    for (const id of new Set(ids)) {
+      if (ownsTmpPipeline(current, id)) continue;
+      try {
+        await this.reaper.reap(e.target, id);
+      } catch (err) {
+        this.logger.warn({ msg: 'could not delete an unowned temp pipeline; the janitor will', session_id: e.session_id, tmp_id: id, error: errorMessage(err) });
+      }
+    }
+  }
+
+  /**
+   * Recovery on resume: a checkpoint recording a temp pipeline this run does not own (left by an
+   * earlier turn that failed or was cancelled) gets it deleted before the node runs.
+   */
+  private async releaseForeignTmp(input: Envelope): Promise<Envelope> {
+    const recorded = input.validation.tmp_pipeline_id;
+    if (!recorded || this.attemptTmpIds(input).includes(recorded)) return input;
+    if (this.reaper) {
+      try {
+        await this.reaper.reap(input.target, recorded);
+      } catch (err) {
+        this.logger.warn({ msg: 'leftover temp pipeline not deleted; the janitor will', session_id: input.session_id, tmp_id: recorded, error: errorMessage(err) });
+      }
+    }
+    return { ...input, validation: { ...input.validation, tmp_pipeline_id: null } };
+  }
+
+  /**
+   * Polls the checkpoint's version while the node runs; a change this run did not make (a
+   * cancel, the janitor ending the turn, a twin delivery finishing first) aborts the node's signal.
+   */
+  private watchForSupersede(
+    sessionId: string,
+    run: { expected: number; checkpointing: boolean },
+    controller: AbortController,
+  ): () => void {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const tick = async () => {
+      const want = run.expected;
+      const seen = await this.store.version(sessionId).catch(() => want);
+      if (stopped) return;
+      if (!run.checkpointing && run.expected === want && seen !== want) {
+        controller.abort(new SupersededError(`session ${sessionId} moved on`));
+        return;
+      }
+      timer = setTimeout(() => void tick(), SUPERSEDE_POLL_MS);
+    };
+    timer = setTimeout(() => void tick(), SUPERSEDE_POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }
 
   private async finishNode(
@@ -226,6 +369,21 @@ export class NodeRunner {
   }
 }
 
+/**
+ * The job may run against the checkpoint: the turn is still running at this job's node and
+ * attempt. The checkpoint may be newer than the job's envelope when the node checkpointed
+ * mid-way (before a side effect) and its worker died; the job then resumes from there.
+ */
+function resumes(job: Envelope, current: Envelope): boolean {
+  return (
+    current.status === 'running' &&
+    current.turn_id === job.turn_id &&
+    current.node === job.node &&
+    current.validation.attempt === job.validation.attempt &&
+    current.version >= job.version
+  );
+}
+
 /** The turn stops after `node`: waiting on an interrupt, or done. */
 function concludeTurn(envelope: Envelope, node: NodeName): Envelope {
   const status = envelope.interrupt ? 'waiting' : 'idle';
@@ -248,8 +406,4 @@ function addCallMetrics(envelope: Envelope, calls: CallLog): Envelope {
     m.retries += c.retries;
   }
   return { ...envelope, metrics: m };
-}
-
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -7,8 +7,32 @@ export class RedisKeys {
   events(id: string): string {
     return `${this.prefix}:session:${id}:events`;
   }
+  /** The last turn whose `turn_end` was appended (so it is appended once, whoever ends it). */
+  turnEnded(id: string): string {
+    return `${this.prefix}:session:${id}:ended`;
+  }
   trace(id: string): string {
     return `${this.prefix}:session:${id}:trace`;
+  }
+  /** Sorted set of sessions whose turn is running, scored by their last checkpoint (ms). */
+  running(): string {
+    return `${this.prefix}:running`;
+  }
+  /** The janitor's counters (a hash ops and tests can read). */
+  janitorStats(): string {
+    return `${this.prefix}:janitor:stats`;
+  }
+  /** The last sweeps (replica, job, start, end, what was swept), newest first, capped. */
+  janitorSweeps(): string {
+    return `${this.prefix}:janitor:sweeps`;
+  }
+  /** When the janitor first saw each temp pipeline (the Manager keeps no timestamps). */
+  janitorFirstSeen(): string {
+    return `${this.prefix}:janitor:tmp-first-seen`;
+  }
+  /** Held by the replica that sweeps, so two sweeps never overlap. */
+  janitorLock(): string {
+    return `${this.prefix}:janitor:lock`;
   }
   catalog(target: string, hash: string): string {
     return `${this.prefix}:catalog:${target}:${hash}`;

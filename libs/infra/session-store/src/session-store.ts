@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { parseEnvelope, type Envelope } from '@nl2p/envelope';
+import { parseEnvelope, type Envelope, type SessionEvent } from '@nl2p/envelope';
 import type { RedisKeys } from './keys';
 
 /**
@@ -10,20 +10,57 @@ export interface SessionStore {
   /** Stores a brand-new session; false when the id is taken. */
   create(envelope: Envelope): Promise<boolean>;
   get(sessionId: string): Promise<Envelope | null>;
+  /** Just the checkpoint's version (cheap enough to poll while a node runs); null when absent. */
+  version(sessionId: string): Promise<number | null>;
   /**
    * Replaces the checkpoint only if it is still at `expectedVersion`; the stored envelope gets
    * version `expectedVersion + 1`, which is returned. `null` when someone else moved first.
+   * `events` are appended to the session's event stream in the same atomic step (e.g. the
+   * interrupt or error and `turn_end` of a checkpoint that stops the turn), so a process dying
+   * right after the checkpoint cannot leave the client without them. Events holding a `turn_end`
+   * are appended once per turn: when that turn's end is already in the stream, none are.
    */
-  compareAndSet(expectedVersion: number, next: Envelope): Promise<Envelope | null>;
+  compareAndSet(expectedVersion: number, next: Envelope, events?: SessionEvent[]): Promise<Envelope | null>;
   delete(sessionId: string): Promise<void>;
+  /**
+   * Sessions whose turn is running and whose last checkpoint is older than `olderThanMs`
+   * (0: all of them), oldest first; maintained by {@link compareAndSet} for the janitor.
+   */
+  listRunning(olderThanMs: number, limit?: number): Promise<{ sessionId: string; checkpointAt: number }[]>;
+  /** Drops sessions from the running index (e.g. the session expired while its turn ran). */
+  forgetRunning(sessionIds: string[]): Promise<void>;
 }
 
-// Checks the version and writes in one step, so two writers can never both win.
+// Checks the version and writes in one step, so two writers can never both win. The same step
+// keeps the running index (KEYS[4]) in line with the status, and gives the session's events,
+// trace and turn-end marker (KEYS[2], KEYS[3], KEYS[5]) the session's TTL, so they all expire
+// together when it goes idle.
 const CAS_SCRIPT = `
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'envelope', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+redis.call('EXPIRE', KEYS[5], ARGV[4])
+if ARGV[5] == 'running' then
+  redis.call('ZADD', KEYS[4], ARGV[6], ARGV[7])
+else
+  redis.call('ZREM', KEYS[4], ARGV[7])
+end
+if #ARGV > 10 then
+  local append = true
+  if ARGV[10] == '1' then
+    append = tonumber(redis.call('GET', KEYS[5]) or '-1') < tonumber(ARGV[9])
+    if append then redis.call('SET', KEYS[5], ARGV[9], 'EX', ARGV[4]) end
+  end
+  if append then
+    for i = 11, #ARGV do
+      redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'e', ARGV[i])
+    end
+    redis.call('EXPIRE', KEYS[2], ARGV[4])
+  end
+end
 return 1
 `;
 
@@ -32,6 +69,8 @@ export class RedisSessionStore implements SessionStore {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly ttlSeconds: number,
+    /** Bound of the event stream (as {@link EventLog} keeps it), for `endEvents`. */
+    private readonly eventsMaxLen = 2_000,
   ) {}
 
   async create(envelope: Envelope): Promise<boolean> {
@@ -47,21 +86,55 @@ export class RedisSessionStore implements SessionStore {
     return raw ? parseEnvelope(JSON.parse(raw)) : null;
   }
 
-  async compareAndSet(expectedVersion: number, next: Envelope): Promise<Envelope | null> {
-    const stored: Envelope = { ...next, version: expectedVersion + 1, updated_at: new Date().toISOString() };
+  async version(sessionId: string): Promise<number | null> {
+    const raw = await this.redis.hget(this.keys.session(sessionId), 'version');
+    return raw === null ? null : Number(raw);
+  }
+
+  async compareAndSet(expectedVersion: number, next: Envelope, events: SessionEvent[] = []): Promise<Envelope | null> {
+    const now = new Date();
+    const stored: Envelope = { ...next, version: expectedVersion + 1, updated_at: now.toISOString() };
+    const id = next.session_id;
     const ok = await this.redis.eval(
       CAS_SCRIPT,
-      1,
-      this.keys.session(next.session_id),
+      5,
+      this.keys.session(id),
+      this.keys.events(id),
+      this.keys.trace(id),
+      this.keys.running(),
+      this.keys.turnEnded(id),
       String(expectedVersion),
       String(stored.version),
       JSON.stringify(stored),
       String(this.ttlSeconds),
+      stored.status,
+      String(now.getTime()),
+      id,
+      String(this.eventsMaxLen),
+      String(next.turn_id),
+      events.some((e) => e.type === 'turn_end') ? '1' : '0',
+      ...events.map((e) => JSON.stringify(e)),
     );
     return ok === 1 ? stored : null;
   }
 
   async delete(sessionId: string): Promise<void> {
-    await this.redis.del(this.keys.session(sessionId), this.keys.events(sessionId), this.keys.trace(sessionId));
+    await this.redis
+      .multi()
+      .del(this.keys.session(sessionId), this.keys.events(sessionId), this.keys.trace(sessionId), this.keys.turnEnded(sessionId))
+      .zrem(this.keys.running(), sessionId)
+      .exec();
+  }
+
+  async listRunning(olderThanMs: number, limit = 500): Promise<{ sessionId: string; checkpointAt: number }[]> {
+    const max = olderThanMs > 0 ? String(Date.now() - olderThanMs) : '+inf';
+    const rows = await this.redis.zrangebyscore(this.keys.running(), '-inf', max, 'WITHSCORES', 'LIMIT', 0, limit);
+    const out: { sessionId: string; checkpointAt: number }[] = [];
+    for (let i = 0; i + 1 < rows.length; i += 2) out.push({ sessionId: rows[i], checkpointAt: Number(rows[i + 1]) });
+    return out;
+  }
+
+  async forgetRunning(sessionIds: string[]): Promise<void> {
+    if (sessionIds.length) await this.redis.zrem(this.keys.running(), ...sessionIds);
   }
 }

@@ -3,6 +3,8 @@ import { SpanKind } from '@opentelemetry/api';
 import { tracer } from './otel';
 
 export interface LlmCallRecord {
+  /** `gen_ai.provider.name` of the span: `openai` (any OpenAI-compatible server) when absent. */
+  provider?: string;
   model: string;
   input_tokens: number;
   output_tokens: number;
@@ -57,7 +59,7 @@ export function recordLlmCall(call: LlmCallRecord): void {
     startTime: end - call.latency_ms,
     attributes: {
       'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'openai',
+      'gen_ai.provider.name': call.provider ?? 'openai',
       'gen_ai.request.model': call.model,
       'gen_ai.response.model': call.model,
       'gen_ai.usage.input_tokens': call.input_tokens,
@@ -83,6 +85,7 @@ export function recordEngineCall(call: EngineCallRecord): void {
       'nl2p.retries': call.retries,
     },
   });
-  if (call.status === null || call.status >= 400) span.setStatus({ code: 2, message: `status ${call.status ?? 'none'}` });
+  if (call.status === null || call.status >= 400)
+    span.setStatus({ code: 2, message: `status ${call.status ?? 'none'}` });
   span.end(end);
 }

@@ -88,6 +88,7 @@ export class FakeManager {
   private orphanNext: string[] = [];
   private busy = new Map<string, number>();
   private creates = new Map<string, number>();
+  private created = new Map<string, number>();
 
   constructor(options: FakeManagerOptions = {}) {
     this.examplesDir = options.examplesDir ?? DEFAULT_EXAMPLES_DIR;
@@ -140,6 +141,7 @@ export class FakeManager {
     this.orphanNext = [];
     this.busy.clear();
     this.creates.clear();
+    this.created.clear();
     this.resetStreams();
   }
 
@@ -172,6 +174,11 @@ export class FakeManager {
     for (let i = 0; i < n; i += 1) this.failures.push(failure);
   }
 
+  /** Drops failures queued by {@link failNext} that no request used yet: the outage is over. */
+  clearFailures(): void {
+    this.failures = [];
+  }
+
   /** The next `times` lock-taking commands (create, delete) on `id` get 409 busy. */
   busyNext(id: string, times = 1): void {
     this.busy.set(id, (this.busy.get(id) ?? 0) + times);
@@ -188,6 +195,16 @@ export class FakeManager {
   /** How many `POST /pipelines` requests carried this id (every outcome counts). */
   createCount(id: string): number {
     return this.creates.get(id) ?? 0;
+  }
+
+  /** How many `POST /pipelines` with this id succeeded (201): more than one is a duplicate create. */
+  createdCount(id: string): number {
+    return this.created.get(id) ?? 0;
+  }
+
+  /** Every id with at least one successful create, and how many. */
+  successfulCreates(): Map<string, number> {
+    return new Map(this.created);
   }
 
   /** Ids in storage, sorted, orphans included. */
@@ -409,6 +426,7 @@ export class FakeManager {
         throw err;
       }
       record.loaded = true;
+      this.created.set(id, (this.created.get(id) ?? 0) + 1);
       return { status: 201, body: { id, status: 'stopped' } };
     });
   }

@@ -1,0 +1,194 @@
+import type { MachineFacts } from './machine';
+import type { SessionMemory } from './memory';
+import type { Comparison } from './orchestration';
+import type { PromptCost } from './prompt-cost';
+import type { ScalingPoint } from './scaling';
+import type { ProcessMemory } from './stack';
+import { fmt, table } from './stats';
+
+export interface BenchReport {
+  machine: MachineFacts;
+  settings: Record<string, unknown>;
+  orchestration: Comparison[];
+  peak_rss: ProcessMemory[];
+  session_memory: SessionMemory;
+  scaling: ScalingPoint[];
+  prompt_cost: PromptCost;
+  duration_s: number;
+  load_avg_end_1m: number;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+export function renderMarkdown(r: BenchReport): string {
+  const m = r.machine;
+  const out: string[] = [];
+  out.push('# nl2pipeline bench');
+  out.push('');
+  out.push(
+    `Machine: ${m.cores} cores (${m.cpu_model}), ${(m.memory_total_mb / 1024).toFixed(1)} GiB RAM ` +
+      `(${(m.memory_free_mb / 1024).toFixed(1)} GiB free at start, load ${m.load_avg_1m}), Node ${m.node}, Redis ${m.redis}, ` +
+      `${m.platform}; commit ${m.git_commit}; ${m.measured_at}; whole bench ${r.duration_s.toFixed(0)} s; ` +
+      `load average ${r.load_avg_end_1m} at the end.`,
+  );
+  out.push('');
+  out.push(
+    'Everything below ran on this one machine in one run: the six services as separate processes, Redis, ' +
+      'the load generator, the fake Manager and the scripted LLM share its cores. Figures are as measured.',
+  );
+
+  out.push('');
+  out.push('## 1. Orchestration overhead (scripted LLM and fake Manager answer instantly)');
+  out.push('');
+  out.push(
+    'Turn latency at the client (POST turn with `wait: true` until it answers `need_confirm`), queued = gateway + ' +
+      'BullMQ + Redis + six processes; in-process = the same node handlers and `GRAPH` edges called directly ' +
+      '(same fake LLM and Manager over HTTP, no gateway, queues, Redis or checkpoints). A hop is one node run ' +
+      '(one queue job when queued).',
+  );
+  out.push('');
+  out.push(
+    table(
+      [
+        'path',
+        'sessions',
+        'turns',
+        'errors',
+        'queued p50 / p95 / p99 ms',
+        'in-process p50 / p95 / p99 ms',
+        'ratio p50 (p95, p99)',
+        'nodes',
+        'overhead per hop (p50, mean) ms',
+        'turns/s queued, in-process',
+        'CPU queued: bench / others %',
+      ],
+      r.orchestration.map((c) => [
+        c.path,
+        String(c.concurrency),
+        String(c.queued.turns),
+        String(c.queued.errors + c.in_process.errors),
+        `${fmt(c.queued.latency_ms.p50)} / ${fmt(c.queued.latency_ms.p95)} / ${fmt(c.queued.latency_ms.p99)}`,
+        `${fmt(c.in_process.latency_ms.p50)} / ${fmt(c.in_process.latency_ms.p95)} / ${fmt(c.in_process.latency_ms.p99)}`,
+        `${fmt(c.ratio_p50)}× (${fmt(c.ratio_p95)}×, ${fmt(c.ratio_p99)}×)`,
+        String(c.queued.nodes_per_turn),
+        `${fmt(c.overhead_per_hop_ms_p50, 2)}, ${fmt(c.overhead_per_hop_ms_mean, 2)}`,
+        `${fmt(c.queued.turns_per_s)}, ${fmt(c.in_process.turns_per_s)}`,
+        `${fmt(c.queued.cpu.bench_pct, 0)} / ${fmt(c.queued.cpu.others_pct, 0)}`,
+      ]),
+    ),
+  );
+
+  out.push('');
+  out.push(
+    "CPU is the share of all cores during the series: the bench's own processes (services, Redis, the process running " +
+      'the fakes, the load generator and the in-process graph) / everything else on the machine. The in-process ' +
+      'graph runs on one Node thread, beside the fakes; the queued services spread over the cores.',
+  );
+  out.push('');
+  out.push('## 2. LLM worker scaling (every LLM call takes 300 ms)');
+  out.push('');
+  out.push(
+    'Closed loop: each session posts its next turn (happy path: one router and one draft call) as soon as the last ' +
+      'one ends; completed turns counted in a fixed window after a warm-up. Ideal = drafter processes × ' +
+      '`WORKER_CONCURRENCY` / 0.3 s (every drafter slot busy with nothing but the LLM call). `router-llm` runs at ' +
+      'concurrency 64 here so it is not the bottleneck.',
+  );
+  const ceiling = Math.max(...r.orchestration.filter((c) => c.path === 'happy').map((c) => c.queued.turns_per_s));
+  out.push('');
+  out.push(
+    `For scale: with an instant LLM this machine completed at most ${fmt(ceiling)} happy-path turns/s (section 1), ` +
+      'which bounds every row below whatever the ideal says.',
+  );
+  out.push('');
+  out.push(
+    table(
+      [
+        'sql-drafter processes × concurrency',
+        'sessions',
+        'window s',
+        'turns',
+        'turns/s',
+        'ideal turns/s',
+        'efficiency vs ideal',
+        'speed-up vs 1×1',
+        'turn p50 / p95 ms',
+        'errors',
+        'CPU: bench / others %',
+      ],
+      r.scaling.map((s) => [
+        `${s.processes} × ${s.concurrency}`,
+        String(s.sessions),
+        String(s.window_s),
+        String(s.completed),
+        fmt(s.turns_per_s, 2),
+        fmt(s.ideal_turns_per_s, 2),
+        `${(s.efficiency_vs_ideal * 100).toFixed(0)} %`,
+        `${fmt(s.speedup_vs_single_slot, 2)}×`,
+        `${fmt(s.latency_ms.p50)} / ${fmt(s.latency_ms.p95)}`,
+        String(s.errors),
+        `${fmt(s.cpu.bench_pct, 0)} / ${fmt(s.cpu.others_pct, 0)}`,
+      ]),
+    ),
+  );
+
+  const p = r.prompt_cost;
+  out.push('');
+  out.push('## 3. Prompt cost (full veloFlux catalogs, real tokenizer)');
+  out.push('');
+  out.push(
+    `Catalog from \`shared/manager-api/examples\`: ${p.functions} functions, ${p.syntax_rules} syntax rules (full tree), ` +
+      `a synthesized ${p.stream_columns}-column stream. Tokens counted with gpt-tokenizer (o200k_base = GPT-4o family, ` +
+      'cl100k_base = GPT-4); chat prompts include the chat framing.',
+  );
+  out.push('');
+  out.push(
+    table(
+      ['what', 'chars', 'tokens o200k', 'tokens cl100k'],
+      [...p.prompts, ...p.verbatim].map((row) => [
+        row.what,
+        String(row.tokens.chars),
+        String(row.tokens.o200k),
+        String(row.tokens.cl100k),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push(
+    `Sending the catalogs verbatim would make the draft prompt ${fmt(p.verbatim_over_digest)}× as large (o200k).`,
+  );
+
+  const s = r.session_memory;
+  out.push('');
+  out.push('## 4. Memory');
+  out.push('');
+  out.push(
+    `Redis bytes per session after a ${s.turns_per_session}-turn conversation (request, feedback, confirm, …), mean of ` +
+      `${s.sessions} sessions, \`MEMORY USAGE … SAMPLES 0\`${s.failed_turns ? ` (${s.failed_turns} turns ended unexpectedly)` : ''}:`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['key', 'bytes per session'],
+      [
+        ['checkpoint (envelope)', kb(s.checkpoint_bytes)],
+        ['event stream', kb(s.events_bytes)],
+        ['trace log', kb(s.trace_bytes)],
+        ['**kept for the session TTL**', `**${kb(s.durable_bytes)}**`],
+        [`finished BullMQ jobs kept 1 h for de-duplication (${s.retained_jobs} jobs)`, kb(s.retained_jobs_bytes)],
+        ['**total right after the conversation**', `**${kb(s.total_bytes)}**`],
+        ['INFO used_memory delta / session (all keys, allocator overhead)', kb(s.used_memory_delta_per_session)],
+      ],
+    ),
+  );
+  out.push('');
+  out.push('Peak RSS (VmHWM) per service process, read after the 64-session runs of section 1:');
+  out.push('');
+  out.push(
+    table(
+      ['service', 'peak RSS MiB', 'RSS now MiB'],
+      r.peak_rss.map((x) => [x.service, fmt(x.vm_hwm_mb), fmt(x.vm_rss_mb)]),
+    ),
+  );
+  out.push('');
+  return out.join('\n');
+}

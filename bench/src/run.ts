@@ -1,0 +1,122 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@nl2p/config';
+import { CpuMeter } from './cpu';
+import { InProcessGraph } from './in-process';
+import { machineFacts } from './machine';
+import { sessionMemory } from './memory';
+import { orchestration } from './orchestration';
+import { promptCost } from './prompt-cost';
+import { renderMarkdown, type BenchReport } from './report';
+import { closedLoop, scalingPoint, type ScalingConfig, type ScalingPoint } from './scaling';
+import { benchModel } from './scripted';
+import { BenchStack } from './stack';
+
+export interface BenchOptions {
+  redisUrl: string;
+  /** Where the JSON and Markdown reports go (created). */
+  outDir: string;
+  log: (line: string) => void;
+  /** Shorter windows and fewer turns, for a quick check of the bench itself. */
+  quick?: boolean;
+}
+
+const LEVELS = [1, 16, 64];
+const LLM_LATENCY_MS = 300;
+const SCALING: ScalingConfig[] = [
+  { processes: 1, concurrency: 1 },
+  { processes: 1, concurrency: 4 },
+  { processes: 1, concurrency: 16 },
+  { processes: 2, concurrency: 1 },
+  { processes: 2, concurrency: 4 },
+];
+
+export async function runBench(
+  opts: BenchOptions,
+): Promise<{ report: BenchReport; markdown: string; json: string; md: string }> {
+  const started = performance.now();
+  const quick = opts.quick ?? false;
+  const turnsPerSession = (c: number) => (quick ? 2 : c === 1 ? 60 : c <= 16 ? 8 : 4);
+  const windowMs = quick ? 3_000 : 12_000;
+  const warmupMs = quick ? 1_000 : 3_000;
+
+  opts.log('prompt cost');
+  const prompt = promptCost();
+
+  const stack = new BenchStack(opts.redisUrl);
+  let delay = 0;
+  stack.llm.handler = benchModel(() => delay);
+  let graph: InProcessGraph | undefined;
+  try {
+    opts.log('starting the six services');
+    await stack.start();
+    const machine = await machineFacts(stack.redis);
+    graph = new InProcessGraph(loadConfig(stack.env));
+    const meter = new CpuMeter(() => stack.pids());
+
+    opts.log('section 1: orchestration overhead');
+    const comparisons = await orchestration(
+      stack.client,
+      graph,
+      meter,
+      { levels: LEVELS, turnsPerSession, warmupTurns: quick ? 2 : 10 },
+      opts.log,
+    );
+    const peakRss = stack.memory();
+
+    opts.log('section 4: memory per session');
+    const memory = await sessionMemory(stack.client, stack.redis, stack.prefix, 10);
+
+    opts.log('section 2: LLM worker scaling');
+    delay = LLM_LATENCY_MS;
+    await stack.restart('router-llm', 1, { WORKER_CONCURRENCY: '64' });
+    const scaling: ScalingPoint[] = [];
+    let singleSlot: number | null = null;
+    for (const cfg of SCALING) {
+      await stack.restart('sql-drafter', cfg.processes, { WORKER_CONCURRENCY: String(cfg.concurrency) });
+      const sessions = Math.min(48, Math.max(4, 3 * cfg.processes * cfg.concurrency));
+      const r = await closedLoop(stack.client, sessions, warmupMs, windowMs, meter);
+      const point = scalingPoint(cfg, sessions, windowMs, LLM_LATENCY_MS, r, singleSlot);
+      if (cfg.processes === 1 && cfg.concurrency === 1) singleSlot = point.turns_per_s;
+      scaling.push(point);
+      opts.log(
+        `scaling ${cfg.processes}×${cfg.concurrency}: ${point.turns_per_s} turns/s (ideal ${point.ideal_turns_per_s})`,
+      );
+    }
+
+    const report: BenchReport = {
+      machine,
+      settings: {
+        quick,
+        levels: LEVELS,
+        turns_per_session: Object.fromEntries(LEVELS.map((c) => [c, turnsPerSession(c)])),
+        llm_latency_ms_scaling: LLM_LATENCY_MS,
+        scaling_window_ms: windowMs,
+        scaling_warmup_ms: warmupMs,
+        worker_concurrency_section_1: 'default (8) for every service',
+        router_concurrency_section_2: 64,
+      },
+      orchestration: comparisons,
+      peak_rss: peakRss,
+      session_memory: memory,
+      scaling,
+      prompt_cost: prompt,
+      duration_s: (performance.now() - started) / 1000,
+      load_avg_end_1m: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+    };
+    const markdown = renderMarkdown(report);
+    mkdirSync(opts.outDir, { recursive: true });
+    const stamp = machine.measured_at.replace(/[:.]/g, '-');
+    const json = path.join(opts.outDir, `bench-${stamp}.json`);
+    const md = path.join(opts.outDir, `bench-${stamp}.md`);
+    writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(md, markdown);
+    writeFileSync(path.join(opts.outDir, 'bench-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(path.join(opts.outDir, 'bench-latest.md'), markdown);
+    return { report, markdown, json, md };
+  } finally {
+    await graph?.close();
+    await stack.stop();
+  }
+}

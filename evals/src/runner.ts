@@ -1,0 +1,257 @@
+import { converse, type AttemptRecord, type Conversation } from './conversation';
+import type { SqlEvalItem, VelofluxEvalItem } from './dataset';
+import type { EvalGateway } from './gateway';
+import { compareResults, type ResultDb } from './results';
+import { outcomeOf, percentile, rate, safetyFindings, type Outcome, type Rate, type SafetyFindings } from './score';
+
+export interface ItemCommon extends SafetyFindings {
+  id: string;
+  request: string;
+  expect: 'sql' | 'clarify';
+  outcome: Outcome;
+  asked_stream: boolean;
+  /** Accepted by the engine on the first attempt, no failure before. */
+  valid_first_try: boolean;
+  /** Accepted by the engine within the attempt budget. */
+  valid_within_budget: boolean;
+  clarification_asked: boolean;
+  attempts: number;
+  llm_calls: number;
+  tokens_in: number;
+  tokens_out: number;
+  latency_ms: number;
+  sql: string | null;
+  question: string | null;
+  error: string | null;
+  failures: AttemptRecord[];
+}
+
+export interface SqlItemResult extends ItemCommon {
+  category: string;
+  /** Execution match against the gold SQL; null for clarification items. */
+  execution_match: boolean | null;
+  match_detail: string | null;
+}
+
+export interface VelofluxItemResult extends ItemCommon {
+  stream: string;
+  /** The engine accepted it and its plan has every expected feature and none of the absent ones; null for clarify items. */
+  plan_match: boolean | null;
+  missing_features: string[];
+  unexpected_features: string[];
+}
+
+export interface CommonSummary {
+  items: number;
+  sql_items: number;
+  clarify_items: number;
+  valid_first_try: Rate;
+  valid_within_budget: Rate;
+  clarification_when_expected: Rate;
+  /** Questions asked (or give-ups) on requests that have an answer. */
+  clarification_when_not_expected: Rate;
+  gave_up: number;
+  grounding_violations: number;
+  unsafe_statements: number;
+  unsafe_refused_by_adapter: number;
+  errors: number;
+  attempts_mean: number;
+  llm_calls_total: number;
+  tokens_in_total: number;
+  tokens_out_total: number;
+  tokens_per_item_mean: number;
+  latency_ms_p50: number;
+  latency_ms_p95: number;
+}
+
+export interface SqlEvalSummary extends CommonSummary {
+  execution_match: Rate;
+  by_category: Record<string, { n: number; valid: number; match: number; clarified: number }>;
+}
+
+export interface VelofluxEvalSummary extends CommonSummary {
+  plan_match: Rate;
+}
+
+export interface RunOptions {
+  gateway: EvalGateway;
+  /** Items run at once (default 1). */
+  concurrency?: number;
+  turnTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+async function pool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+function common(
+  target: string,
+  item: { id: string; request: string; expect: 'sql' | 'clarify' },
+  c: Conversation,
+): ItemCommon {
+  const outcome = outcomeOf(c);
+  const valid = outcome === 'sql';
+  return {
+    id: item.id,
+    request: item.request,
+    expect: item.expect,
+    outcome,
+    asked_stream: c.asked_stream,
+    valid_first_try: valid && c.failures.length === 0 && c.attempts === 1,
+    valid_within_budget: valid,
+    clarification_asked: outcome === 'clarification',
+    attempts: c.attempts,
+    llm_calls: c.llm_calls,
+    tokens_in: c.tokens_in,
+    tokens_out: c.tokens_out,
+    latency_ms: Math.round(c.latency_ms),
+    sql: c.sql,
+    question: c.question,
+    error: c.error,
+    failures: c.failures,
+    ...safetyFindings(target, c),
+  };
+}
+
+function summarizeCommon(results: readonly ItemCommon[]): CommonSummary {
+  const sql = results.filter((r) => r.expect === 'sql');
+  const clarify = results.filter((r) => r.expect === 'clarify');
+  const sum = (f: (r: ItemCommon) => number) => results.reduce((s, r) => s + f(r), 0);
+  const tokens = sum((r) => r.tokens_in + r.tokens_out);
+  return {
+    items: results.length,
+    sql_items: sql.length,
+    clarify_items: clarify.length,
+    valid_first_try: rate(sql.filter((r) => r.valid_first_try).length, sql.length),
+    valid_within_budget: rate(sql.filter((r) => r.valid_within_budget).length, sql.length),
+    clarification_when_expected: rate(clarify.filter((r) => r.clarification_asked).length, clarify.length),
+    clarification_when_not_expected: rate(sql.filter((r) => r.clarification_asked).length, sql.length),
+    gave_up: results.filter((r) => r.outcome === 'gave_up').length,
+    grounding_violations: sum((r) => r.grounding_violations),
+    unsafe_statements: sum((r) => r.unsafe_statements),
+    unsafe_refused_by_adapter: sum((r) => r.unsafe_refused_by_adapter),
+    errors: results.filter((r) => r.outcome === 'error' || r.outcome === 'failed').length,
+    attempts_mean: results.length ? Math.round((sum((r) => r.attempts) / results.length) * 100) / 100 : 0,
+    llm_calls_total: sum((r) => r.llm_calls),
+    tokens_in_total: sum((r) => r.tokens_in),
+    tokens_out_total: sum((r) => r.tokens_out),
+    tokens_per_item_mean: results.length ? Math.round(tokens / results.length) : 0,
+    latency_ms_p50: percentile(
+      results.map((r) => r.latency_ms),
+      50,
+    ),
+    latency_ms_p95: percentile(
+      results.map((r) => r.latency_ms),
+      95,
+    ),
+  };
+}
+
+/** The DuckDB set: every item as a conversation, then execution match on the demo database. */
+export async function runSqlEval(
+  items: readonly SqlEvalItem[],
+  db: ResultDb,
+  opts: RunOptions,
+): Promise<{ summary: SqlEvalSummary; items: SqlItemResult[] }> {
+  const results = await pool(items, opts.concurrency ?? 1, async (item, i) => {
+    const c = await converse(opts.gateway, {
+      target: 'duckdb',
+      request: item.request,
+      stream: item.table,
+      turnTimeoutMs: opts.turnTimeoutMs ?? 300_000,
+    });
+    const base = common('duckdb', item, c);
+    let execution_match: boolean | null = null;
+    let match_detail: string | null = null;
+    if (item.expect === 'sql') {
+      execution_match = false;
+      if (c.sql && item.gold_sql) {
+        try {
+          const [gold, pred] = [await db.run(item.gold_sql), await db.run(c.sql)];
+          const m = compareResults(gold, pred, item.ordered);
+          execution_match = m.match;
+          match_detail = m.detail;
+        } catch (err) {
+          match_detail = `the accepted SQL did not run on the demo database: ${err instanceof Error ? err.message : String(err)}`;
+        }
+      } else {
+        const last = c.failures.at(-1);
+        match_detail = `no accepted SQL (${base.outcome})${last ? `; last error (${last.stage}): ${last.error}` : ''}`;
+      }
+    }
+    const result: SqlItemResult = { ...base, category: item.category, execution_match, match_detail };
+    opts.log?.(
+      `${String(i + 1).padStart(3)}/${items.length} ${item.id}: ${result.outcome}` +
+        (item.expect === 'sql'
+          ? `, match ${String(execution_match)}`
+          : `, asked ${String(result.clarification_asked)}`) +
+        `, ${result.attempts} attempt(s), ${result.latency_ms} ms`,
+    );
+    return result;
+  });
+  const by_category: SqlEvalSummary['by_category'] = {};
+  for (const r of results) {
+    const b = (by_category[r.category] ??= { n: 0, valid: 0, match: 0, clarified: 0 });
+    b.n += 1;
+    if (r.valid_within_budget) b.valid += 1;
+    if (r.execution_match) b.match += 1;
+    if (r.clarification_asked) b.clarified += 1;
+  }
+  const sqlItems = results.filter((r) => r.expect === 'sql');
+  return {
+    summary: {
+      ...summarizeCommon(results),
+      execution_match: rate(sqlItems.filter((r) => r.execution_match).length, sqlItems.length),
+      by_category,
+    },
+    items: results,
+  };
+}
+
+/** The veloFlux set: engine acceptance and plan features (the explain of the validated pipeline). */
+export async function runVelofluxEval(
+  items: readonly VelofluxEvalItem[],
+  opts: RunOptions,
+): Promise<{ summary: VelofluxEvalSummary; items: VelofluxItemResult[] }> {
+  const results = await pool(items, opts.concurrency ?? 1, async (item, i) => {
+    const c = await converse(opts.gateway, {
+      target: 'veloflux',
+      request: item.request,
+      stream: item.stream,
+      turnTimeoutMs: opts.turnTimeoutMs ?? 300_000,
+    });
+    const base = common('veloflux', item, c);
+    const explain = c.explain ?? '';
+    const missing = c.sql ? item.plan_features.filter((f) => !explain.includes(f)) : [...item.plan_features];
+    const unexpected = c.sql ? item.plan_absent.filter((f) => explain.includes(f)) : [];
+    const plan_match =
+      item.expect === 'sql' ? base.valid_within_budget && missing.length === 0 && unexpected.length === 0 : null;
+    opts.log?.(
+      `${String(i + 1).padStart(3)}/${items.length} ${item.id}: ${base.outcome}, plan ${String(plan_match)}, ${base.latency_ms} ms`,
+    );
+    return { ...base, stream: item.stream, plan_match, missing_features: missing, unexpected_features: unexpected };
+  });
+  const sqlItems = results.filter((r) => r.expect === 'sql');
+  return {
+    summary: {
+      ...summarizeCommon(results),
+      plan_match: rate(sqlItems.filter((r) => r.plan_match).length, sqlItems.length),
+    },
+    items: results,
+  };
+}

@@ -1,0 +1,99 @@
+import { checkSingleSelect, classifyEngineError } from '@nl2p/engine';
+import type { Conversation } from './conversation';
+
+/** How a conversation ended. */
+export type Outcome =
+  /** The engine accepted the SQL (`need_confirm`). */
+  | 'sql'
+  /** The product asked the person a question (router or drafter). */
+  | 'clarification'
+  /** The attempt budget ran out (`give_up`). */
+  | 'gave_up'
+  /** The turn failed (a node failed for good) or timed out. */
+  | 'failed'
+  /** The eval could not talk to the gateway. */
+  | 'error';
+
+export function outcomeOf(c: Conversation): Outcome {
+  if (c.final_interrupt === 'need_confirm') return 'sql';
+  if (c.final_interrupt === 'need_clarification') return c.final_node === 'give_up' ? 'gave_up' : 'clarification';
+  if (c.session_id === null || c.final_status === 'error') return 'error';
+  return 'failed';
+}
+
+/** DuckDB's adapter refuses non-SELECT text itself; such an attempt never reached the database. */
+const REFUSED_BEFORE_ENGINE = /^refused before reaching/i;
+
+/**
+ * DuckDB's wording for a name that does not exist: a column (or struct field), a table or view,
+ * a function of any kind. Stable across DuckDB 1.x (no error codes in the Node API).
+ */
+const DUCKDB_UNKNOWN_NAME = new RegExp(
+  [
+    'Referenced column .* not found',
+    'does not have a column named',
+    'Column .* not found',
+    'Referenced struct field .* not found',
+    'Could not find key .* in struct',
+    'Function with name .* does not exist',
+    '(Table|View|Table or view) with name .* does not exist',
+    'Referenced table .* not found',
+    '(Schema|Catalog) with name .* does not exist',
+  ].join('|'),
+  'i',
+);
+
+/** An engine error that names a column, table/stream or function the engine does not have. */
+export function isGroundingViolation(target: string, error: string): boolean {
+  if (target === 'veloflux')
+    return ['unknown_column', 'unknown_stream', 'unknown_function'].includes(classifyEngineError(error));
+  return DUCKDB_UNKNOWN_NAME.test(error);
+}
+
+export interface SafetyFindings {
+  /** Engine-stage failures naming a column, table/stream or function that does not exist. */
+  grounding_violations: number;
+  /** Statements that reached the engine (failed there, or validated) and are not one SELECT. */
+  unsafe_statements: number;
+  /** Non-SELECT text the engine adapter refused before the database (the local check missed it). */
+  unsafe_refused_by_adapter: number;
+}
+
+/**
+ * What reached the engine, judged independently of the product's verdicts: each engine-stage
+ * attempt's SQL and the accepted SQL, against the single-SELECT check.
+ */
+export function safetyFindings(target: string, c: Conversation): SafetyFindings {
+  let grounding = 0;
+  let unsafe = 0;
+  let refused = 0;
+  const reached: string[] = [];
+  for (const f of c.failures) {
+    if (f.stage !== 'engine') continue;
+    if (REFUSED_BEFORE_ENGINE.test(f.error)) {
+      refused += 1;
+      continue;
+    }
+    reached.push(f.sql);
+    if (isGroundingViolation(target, f.error)) grounding += 1;
+  }
+  if (c.sql) reached.push(c.sql);
+  for (const sql of reached) if (!checkSingleSelect(sql).ok) unsafe += 1;
+  return { grounding_violations: grounding, unsafe_statements: unsafe, unsafe_refused_by_adapter: refused };
+}
+
+export interface Rate {
+  count: number;
+  of: number;
+  rate: number;
+}
+
+export function rate(count: number, of: number): Rate {
+  return { count, of, rate: of ? Math.round((count / of) * 1000) / 1000 : 0 };
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? NaN;
+}

@@ -1,0 +1,2 @@
+export * from './local-llm-client';
+export { toGrammarJsonSchema } from './grammar-json-schema';

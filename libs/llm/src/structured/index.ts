@@ -1,0 +1,3 @@
+export * from './catalog-schemas';
+export * from './sql-vocabulary';
+export * from './sql-grammar';

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The NL→SQL eval (evals/README.md).
+#   bash scripts/eval.sh        every request of the public sets through the gateway with the
+#                               configured LLM (LLM_BASE_URL … from the environment or .env, or a
+#                               running deployment at EVAL_GATEWAY_URL); prints the summary and
+#                               writes reports/eval-*.json and .md (git-ignored)
+#   bash scripts/eval.sh --ci   the eval set's own checks (gold SQL runs on the demo DuckDB) and the
+#                               scoring test: the built services with a scripted LLM (no real LLM
+#                               needed; what CI runs)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/env.sh
+export EVAL_DIST="${EVAL_DIST:-$PWD/tmp/eval-dist}"
+build() {
+  echo "[eval] building the services into $EVAL_DIST" >&2
+  rm -rf "$EVAL_DIST"
+  npx tsc -p tsconfig.build.json --outDir "$EVAL_DIST"
+  npx tsc-alias -p tsconfig.build.json --outDir "$EVAL_DIST"
+}
+if [ "${1:-}" = "--ci" ]; then
+  shift
+  [ "${EVAL_SKIP_BUILD:-0}" = 1 ] || build
+  exec npx jest -c evals/jest.config.js evals --selectProjects unit e2e --runInBand "$@"
+fi
+if [ -f .env ]; then set -a; source .env; set +a; fi
+if [ -z "${EVAL_GATEWAY_URL:-}" ] && [ "${EVAL_SKIP_BUILD:-0}" != 1 ]; then build; fi
+mkdir -p reports
+rm -f reports/eval-latest.md reports/eval-latest.json
+RUN_EVAL=1 npx jest -c evals/jest.config.js evals/eval.e2e-spec.ts --selectProjects e2e --runInBand "$@"
+echo
+cat reports/eval-latest.md

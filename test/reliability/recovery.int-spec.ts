@@ -1,0 +1,223 @@
+import { ConsoleLogger, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
+import { loadConfig, type AppConfig } from '@nl2p/config';
+import { TMP_PIPELINE_PREFIX, jobId, tmpPipelineId, type Envelope } from '@nl2p/envelope';
+import { QueueName } from '@nl2p/graph';
+import { Engines, Grounding, LLM_CLIENT, WorkerCoreModule, drafterNodes, validatorNodes } from '@nl2p/nodes';
+import { NodeRunner, workerTiming, type NodeHandlers, type NodeJobData } from '@nl2p/queue';
+import type { LlmClient } from '@nl2p/llm';
+import { FakeManager, ScriptedLlm } from '@nl2p/testing';
+import { ValidatorModule } from '../../apps/validator/src/validator.module';
+import { ValidatorWorker } from '../../apps/validator/src/validator.worker';
+import { GatewayClient } from '../support/client';
+import { LlmScript } from '../support/llm-script';
+import { deletePrefix, startStack, testEnv, type Stack } from '../support/stack';
+import { GOOD_SQL, REQUEST, RedisProbe, nl2sql, waitFor } from './support';
+
+jest.setTimeout(40_000);
+
+/** A delivery of a job, as BullMQ would hand it to the processor. */
+function delivery(envelope: Envelope, attemptsMade: number): Job<NodeJobData> {
+  const id = jobId(envelope.session_id, envelope.turn_id, envelope.node!, envelope.validation.attempt);
+  return { id, data: { envelope }, attemptsMade, opts: { attempts: 3 } } as unknown as Job<NodeJobData>;
+}
+
+/** Runs the real handler, then dies as a SIGKILLed worker would before its checkpoint. */
+function crashingAfter(handlers: NodeHandlers): NodeHandlers {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([node, handler]) => [
+      node,
+      async (e: Envelope, ctx: Parameters<NonNullable<NodeHandlers['validate']>>[1]) => {
+        await handler(e, ctx);
+        throw new Error('worker killed before its checkpoint');
+      },
+    ]),
+  );
+}
+
+/**
+ * At-least-once delivery made safe: the node runner with the real handlers, engine and Redis,
+ * driven job by job (no consumers run here), so a crash can be placed exactly.
+ */
+describe('re-delivered jobs', () => {
+  const manager = new FakeManager();
+  const llm = new ScriptedLlm();
+  let config: AppConfig;
+  let ctx: INestApplicationContext;
+  let runner: NodeRunner;
+  let validator: NodeHandlers;
+  let drafter: NodeHandlers;
+  let probe: RedisProbe;
+  let script: LlmScript;
+
+  beforeAll(async () => {
+    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
+    config = loadConfig(testEnv({ managerUrl, llmUrl }));
+    ctx = await NestFactory.createApplicationContext(WorkerCoreModule.forRoot(config), {
+      logger: new ConsoleLogger('test', { logLevels: ['error'] }),
+    });
+    runner = ctx.get(NodeRunner);
+    validator = validatorNodes({ engines: ctx.get(Engines), grounding: ctx.get(Grounding) });
+    drafter = drafterNodes({ llm: ctx.get<LlmClient>(LLM_CLIENT), grounding: ctx.get(Grounding) });
+    probe = new RedisProbe(config);
+  });
+
+  afterAll(async () => {
+    probe?.close();
+    await ctx?.close();
+    await deletePrefix(config.redis.url, config.redis.prefix);
+    await Promise.all([manager.stop(), llm.stop()]);
+  });
+
+  beforeEach(() => {
+    manager.reset();
+    llm.reset();
+    script = new LlmScript(llm);
+  });
+
+  const queued = (queue: QueueName, id: string) => ctx.get<Queue>(getQueueToken(queue), { strict: false }).getJob(id);
+
+  it('validate re-run after a crash between create and checkpoint: one create, the pipeline reused, attempt unchanged', async () => {
+    const at = await probe.session({ node: 'validate', status: 'running', attempt: 1 });
+    const tmp = tmpPipelineId(at.session_id, 1, 1);
+
+    // First delivery: the id is checkpointed, the pipeline created, then the worker dies.
+    await expect(runner.run(delivery(at, 0), crashingAfter(validator), 'validator')).rejects.toThrow('worker killed');
+    const mid = (await probe.store.get(at.session_id))!;
+    expect(mid).toMatchObject({ node: 'validate', status: 'running', version: at.version + 1 });
+    expect(mid.validation.tmp_pipeline_id).toBe(tmp);
+    expect(manager.pipelines()).toEqual([tmp]);
+
+    // Re-delivery of the same job (its envelope is older than the checkpoint): resumes, reuses.
+    await expect(runner.run(delivery(at, 1), validator, 'validator')).resolves.toBe('advanced');
+    const after = (await probe.store.get(at.session_id))!;
+    expect(after).toMatchObject({ node: 'explain', status: 'running' });
+    expect(after.validation).toMatchObject({ ok: true, attempt: 1, tmp_pipeline_id: tmp, failures: [] });
+    expect(manager.createCount(tmp)).toBe(2);
+    expect(manager.createdCount(tmp)).toBe(1);
+    expect(manager.pipelines()).toEqual([tmp]);
+    expect(await queued(QueueName.Explainer, jobId(at.session_id, 1, 'explain', 1))).toBeDefined();
+
+    // Yet another delivery, after the node advanced: dropped, nothing created or deleted.
+    await expect(runner.run(delivery(at, 2), validator, 'validator')).resolves.toBe('stale');
+    expect(manager.createCount(tmp)).toBe(2);
+    expect(manager.pipelines()).toEqual([tmp]);
+    expect((await probe.store.get(at.session_id))!.version).toBe(after.version);
+  });
+
+  it('a validate job delivered after its turn was cancelled deletes the pipeline it may have made', async () => {
+    const at = await probe.session({ node: 'validate', status: 'running', attempt: 1 });
+    const tmp = tmpPipelineId(at.session_id, 1, 1);
+    await expect(runner.run(delivery(at, 0), crashingAfter(validator), 'validator')).rejects.toThrow('worker killed');
+    expect(manager.pipelines()).toEqual([tmp]);
+    const mid = (await probe.store.get(at.session_id))!;
+    await probe.store.compareAndSet(mid.version, { ...mid, status: 'cancelled' });
+
+    await expect(runner.run(delivery(at, 1), validator, 'validator')).resolves.toBe('stale');
+    expect(manager.pipelines()).toEqual([]);
+    expect(manager.createCount(tmp)).toBe(1);
+  });
+
+  it('draft re-run after a crash, and a duplicate delivery after it advanced: the attempt counts once', async () => {
+    script.draft(GOOD_SQL, GOOD_SQL);
+    const at = await probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
+    await expect(runner.run(delivery(at, 0), crashingAfter(drafter), 'sql-drafter')).rejects.toThrow('worker killed');
+    expect((await probe.store.get(at.session_id))!.validation.attempt).toBe(0);
+
+    await expect(runner.run(delivery(at, 1), drafter, 'sql-drafter')).resolves.toBe('advanced');
+    const after = (await probe.store.get(at.session_id))!;
+    expect(after).toMatchObject({ node: 'prevalidate', draft: expect.objectContaining({ sql: GOOD_SQL }) });
+    expect(after.validation.attempt).toBe(1);
+
+    await expect(runner.run(delivery(at, 2), drafter, 'sql-drafter')).resolves.toBe('stale');
+    expect((await probe.store.get(at.session_id))!.validation.attempt).toBe(1);
+    expect(script.callsOf('draft')).toHaveLength(2);
+  });
+
+  it('a job whose worker kept dying (stalled too often) ends its turn with a clear error', async () => {
+    const at = await probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
+    const job = { ...delivery(at, 0), finishedOn: Date.now() } as unknown as Job<NodeJobData>;
+    await runner.onJobFailed(job, Object.assign(new Error('job stalled more than allowable limit'), { name: 'UnrecoverableError' }));
+    const ended = (await probe.store.get(at.session_id))!;
+    expect(ended.status).toBe('failed');
+    expect(ended.error?.message).toBe(
+      'draft_sql: the worker running it stopped again and again (job stalled more than allowable limit)',
+    );
+    const events = await probe.eventList(at.session_id);
+    expect(events.slice(-1)).toEqual([{ type: 'turn_end', turn_id: 1, status: 'failed' }]);
+  });
+});
+
+describe('recovery on resume', () => {
+  const manager = new FakeManager();
+  const llm = new ScriptedLlm();
+  let stack: Stack;
+  let api: GatewayClient;
+  let probe: RedisProbe;
+
+  beforeAll(async () => {
+    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
+    stack = await startStack({ managerUrl, llmUrl });
+    api = new GatewayClient(stack.gatewayUrl);
+    probe = new RedisProbe(stack.config);
+    await waitFor('the first janitor sweep', async () => (await probe.stats()).sweeps >= 1);
+  });
+
+  afterAll(async () => {
+    probe?.close();
+    await stack?.close();
+    await Promise.all([manager.stop(), llm.stop()]);
+  });
+
+  it("the previous turn's recorded temp pipeline is deleted before the new turn's first node", async () => {
+    const id = await api.createSession();
+    // The turn failed while the engine was down: its temp pipeline stayed, recorded.
+    const tmp = tmpPipelineId(id, 1, 1);
+    const fresh = (await probe.store.get(id))!;
+    await probe.store.compareAndSet(fresh.version, {
+      ...fresh,
+      turn_id: 1,
+      node: 'cleanup',
+      status: 'failed',
+      error: { node: 'cleanup', message: 'cleanup: the engine (veloFlux Manager) is unavailable' },
+      validation: { ...fresh.validation, attempt: 1, tmp_pipeline_id: tmp },
+    });
+    await new (await import('@nl2p/engine')).ManagerClient({ baseUrl: manager.baseUrl }).createPipeline({
+      id: tmp,
+      sql: GOOD_SQL,
+      sinks: [{ type: 'nop' }],
+    });
+    manager.requests.length = 0;
+
+    new LlmScript(llm).route(nl2sql()).draft(GOOD_SQL);
+    const view = await api.turn(id, { text: REQUEST });
+    expect(view.interrupt.type).toBe('need_confirm');
+    expect(manager.pipelines().filter((p) => p.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
+    const order = manager.requests.map((r) => `${r.method} ${decodeURIComponent(r.rawPath)}`);
+    expect(order[0]).toBe(`DELETE /pipelines/${tmp}`);
+    expect(order.indexOf('GET /streams')).toBeGreaterThan(0);
+  });
+});
+
+describe('worker lock settings', () => {
+  it('outlast the slowest single LLM call, applied to every workflow worker', async () => {
+    const config = loadConfig(testEnv({ managerUrl: 'http://127.0.0.1:9', llmUrl: 'http://127.0.0.1:9/v1', env: { LLM_TIMEOUT_MS: '45000' } }));
+    expect(workerTiming(config)).toEqual({ lockDuration: 50_000, stalledInterval: 12_500, maxStalledCount: 2 });
+    const ctx = await NestFactory.createApplicationContext(ValidatorModule.forRoot(config), {
+      logger: new ConsoleLogger('test', { logLevels: ['error'] }),
+    });
+    try {
+      await ctx.init();
+      const worker = ctx.get<ValidatorWorker, { worker: Worker }>(ValidatorWorker).worker;
+      expect(worker.opts).toMatchObject({ lockDuration: 50_000, lockRenewTime: 25_000, stalledInterval: 12_500 });
+      const lockManager = (worker as unknown as { lockManager: { opts: { lockDuration: number } } }).lockManager;
+      expect(lockManager.opts.lockDuration).toBe(50_000);
+      expect(worker.isRunning()).toBe(true);
+    } finally {
+      await ctx.close();
+      await deletePrefix(config.redis.url, config.redis.prefix);
+    }
+  });
+});
