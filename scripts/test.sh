@@ -38,3 +38,5 @@ step "build"
 npm run --silent build
 step "end-to-end tests (services as separate processes, HTTP only)"
 npx jest --selectProjects e2e --runInBand
+step "fuzz (schemathesis, generated from the gateway's OpenAPI document)"
+FUZZ_SKIP_BUILD=1 bash scripts/fuzz.sh

@@ -104,6 +104,19 @@ describe.each(targets)('the whole workflow against a real %s', (target) => {
     expect(revisePrompt).toContain(view.attempts.failures[0].error.slice(0, 40));
   });
 
+  it('joins tables: every table is grounded, in the prompt and in the local check', async () => {
+    const join =
+      'SELECT c.country, sum(o.quantity * o.unit_price) AS revenue FROM orders o JOIN customers c ON o.customer_id = c.customer_id GROUP BY c.country ORDER BY revenue DESC';
+    script.route({ ...route, stream: 'orders' }).draft(join);
+    const id = await api.createSession({ target });
+    const view = await api.turn(id, { text: 'revenue per customer country' });
+    expect(view.interrupt.type).toBe('need_confirm');
+    expect(view.attempts.failures).toEqual([]);
+    expect(view.preview.columns).toEqual(['country', 'revenue']);
+    const prompt = script.callsOf('draft')[0].messages.map((m: { content: string }) => m.content).join('\n');
+    expect(prompt).toMatch(/- customers\(customer_id, name, country, segment\)/);
+  });
+
   it('refuses non-SELECT SQL before it reaches the database', async () => {
     const before = await tableCount('orders');
     script

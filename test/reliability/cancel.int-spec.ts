@@ -36,7 +36,11 @@ describe('cancelling the running turn', () => {
   });
 
   afterEach(async () => {
-    await waitFor('no temp pipelines left', () => !manager.pipelines().some((id) => id.startsWith(TMP_PIPELINE_PREFIX)), 10_000);
+    await waitFor(
+      'no temp pipelines left',
+      () => !manager.pipelines().some((id) => id.startsWith(TMP_PIPELINE_PREFIX)),
+      10_000,
+    );
     expect(await probe.store.listRunning(0)).toEqual([]);
   });
 
@@ -58,7 +62,9 @@ describe('cancelling the running turn', () => {
 
     // The client following the turn sees it end as cancelled.
     const { events: seen } = await sse;
-    expect(seen.filter((e) => e.type === 'turn_end').map((e) => e.data)).toEqual([{ type: 'turn_end', turn_id: 1, status: 'cancelled' }]);
+    expect(seen.filter((e) => e.type === 'turn_end').map((e) => e.data)).toEqual([
+      { type: 'turn_end', turn_id: 1, status: 'cancelled' },
+    ]);
     expect(seen[seen.length - 1]).toMatchObject({ type: 'end', data: { turn_id: 1, status: 'cancelled' } });
 
     // The drafting node stopped at its boundary (its streamed call was aborted), long before the
@@ -94,7 +100,9 @@ describe('cancelling the running turn', () => {
     const tmp = tmpPipelineId(id, 1, 1);
     expect((await api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST })).status).toBe(202);
     // validate checkpointed the temp id and its create is in flight.
-    await waitFor('the create to be in flight', () => manager.requests.some((r) => r.method === 'POST' && r.body.includes(tmp)));
+    await waitFor('the create to be in flight', () =>
+      manager.requests.some((r) => r.method === 'POST' && r.body.includes(tmp)),
+    );
     expect((await probe.store.get(id))!.validation.tmp_pipeline_id).toBe(tmp);
 
     expect((await cancel(id)).body.status).toBe('cancelled');

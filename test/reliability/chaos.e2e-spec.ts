@@ -40,7 +40,8 @@ const DRAIN_MS = TURN_DEADLINE_MS + LLM_TIMEOUT_MS + 5_000 + 2 * SWEEP_EVERY_MS 
 jest.setTimeout(DURATION_MS + DRAIN_MS + 90_000);
 
 /** Passes local checks, fails in the engine (or locally): the turn needs one repair. */
-const REPAIR_SQL = "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream GROUP BY tumblingwindow('ss', 10)";
+const REPAIR_SQL =
+  "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream GROUP BY tumblingwindow('ss', 10)";
 
 type Outcome = 'completed' | 'failed_clear' | 'hung' | 'lost';
 interface Conversation {
@@ -121,6 +122,9 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
         JOB_BACKOFF_FACTOR: '0.25',
         JANITOR_SWEEP_EVERY_MS: String(SWEEP_EVERY_MS),
         TURN_DEADLINE_MS: String(TURN_DEADLINE_MS),
+        // One tenant (auth off) polling hard: the gateway's limits are not what is tested here.
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        MAX_CONCURRENT_TURNS_PER_TENANT: '10000',
         LOG_LEVEL: 'warn',
         LOG_JSON: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
@@ -129,7 +133,16 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     });
     gateway = new ServiceProcess('gateway', env);
     // Two replicas of the busiest workers and of the janitor, one of the others.
-    const layout: ServiceName[] = ['router-llm', 'sql-drafter', 'sql-drafter', 'validator', 'validator', 'explainer', 'janitor', 'janitor'];
+    const layout: ServiceName[] = [
+      'router-llm',
+      'sql-drafter',
+      'sql-drafter',
+      'validator',
+      'validator',
+      'explainer',
+      'janitor',
+      'janitor',
+    ];
     workers = layout.map((name) => new ServiceProcess(name, env));
     for (const p of [gateway, ...workers]) p.start();
     base = `http://127.0.0.1:${gatewayPort}`;
@@ -198,7 +211,8 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
         try {
           const res = await call(base, 'POST', `/v1/sessions/${id}/turns`, body);
           if (res.status === 200 || res.status === 202) return;
-          if (res.status < 500 && res.status !== 409) throw new Error(`turn ${turnId}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+          if (res.status < 500 && res.status !== 409)
+            throw new Error(`turn ${turnId}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
         } catch (err) {
           if (err instanceof Error && err.message.startsWith(`turn ${turnId}: HTTP`)) throw err;
         }
@@ -235,7 +249,10 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
 
     /** Where BullMQ has a node's job (for the report of a turn that failed). */
     async function jobState(id: string, turnId: number, node: NodeName, attempt: number): Promise<string> {
-      const queue = new Queue(GRAPH[node].queue, { connection: { url: redis.url }, prefix: `${env.REDIS_PREFIX}-bull` });
+      const queue = new Queue(GRAPH[node].queue, {
+        connection: { url: redis.url },
+        prefix: `${env.REDIS_PREFIX}-bull`,
+      });
       try {
         const job = await queue.getJob(jobId(id, turnId, node, attempt));
         if (!job) return 'job: none';
@@ -260,25 +277,36 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       if (v.status === 'running') return void Object.assign(c, { outcome: 'hung', detail: `running at ${v.node}` });
       const ends = (await turnEvents(id, 1)).filter((e) => e.type === 'turn_end');
       if (ends.length !== 1) {
-        return void Object.assign(c, { outcome: 'lost', detail: `turn 1 ended ${v.status} with ${ends.length} turn_end events` });
+        return void Object.assign(c, {
+          outcome: 'lost',
+          detail: `turn 1 ended ${v.status} with ${ends.length} turn_end events`,
+        });
       }
       if (v.status === 'failed') {
         const events = await turnEvents(id, 1);
         const error = events.find((e) => e.type === 'error');
         const clear = !!v.error?.message && !!error && error.type === 'error' && error.message === v.error.message;
         const job = v.node ? await jobState(id, 1, v.node as NodeName, v.attempts.attempt as number) : '';
-        return void Object.assign(c, { outcome: clear ? 'failed_clear' : 'lost', detail: `${v.error?.message} [${job}]` });
+        return void Object.assign(c, {
+          outcome: clear ? 'failed_clear' : 'lost',
+          detail: `${v.error?.message} [${job}]`,
+        });
       }
       if (v.status !== 'waiting' || v.interrupt?.type !== 'need_confirm' || v.sql !== GOOD_SQL) {
-        return void Object.assign(c, { outcome: 'lost', detail: `turn 1 ended ${v.status} ${JSON.stringify(v.interrupt)}` });
+        return void Object.assign(c, {
+          outcome: 'lost',
+          detail: `turn 1 ended ${v.status} ${JSON.stringify(v.interrupt)}`,
+        });
       }
       c.miscounted = v.attempts.attempt !== (c.repair ? 2 : 1);
       if (c.miscounted) c.detail = `attempt ${v.attempts.attempt} (failures ${JSON.stringify(v.attempts.failures)})`;
       await postTurn(id, 2, { confirm: true });
       v = await view(id);
       const confirmEnds = (await turnEvents(id, 2)).filter((e) => e.type === 'turn_end').length;
-      c.outcome = v && v.status === 'idle' && v.pipeline_request?.sql === GOOD_SQL && confirmEnds === 1 ? 'completed' : 'lost';
-      if (c.outcome === 'lost') c.detail = `after confirm: ${JSON.stringify(v && { status: v.status, turn: v.turn_id, ends: confirmEnds })}`;
+      c.outcome =
+        v && v.status === 'idle' && v.pipeline_request?.sql === GOOD_SQL && confirmEnds === 1 ? 'completed' : 'lost';
+      if (c.outcome === 'lost')
+        c.detail = `after confirm: ${JSON.stringify(v && { status: v.status, turn: v.turn_id, ends: confirmEnds })}`;
     }
 
     async function lane(first: number): Promise<void> {
@@ -388,21 +416,36 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     if (process.env.CHAOS_REPORT) writeFileSync(process.env.CHAOS_REPORT, `${line}\n`);
     if (process.env.CHAOS_LOG_DIR) {
       mkdirSync(process.env.CHAOS_LOG_DIR, { recursive: true });
-      [gateway, ...workers].forEach((p, i) => writeFileSync(path.join(process.env.CHAOS_LOG_DIR!, `${i}-${p.name}.log`), p.output));
+      [gateway, ...workers].forEach((p, i) =>
+        writeFileSync(path.join(process.env.CHAOS_LOG_DIR!, `${i}-${p.name}.log`), p.output),
+      );
       writeFileSync(
         path.join(process.env.CHAOS_LOG_DIR, 'timeline.txt'),
-        [`redis restart at +${redisRestartAt} ms`, ...conversations.map((c) => `#${c.n} +${c.at} ${c.sessionId} ${c.outcome} ${c.detail ?? ''}`)].join('\n'),
+        [
+          `redis restart at +${redisRestartAt} ms`,
+          ...conversations.map((c) => `#${c.n} +${c.at} ${c.sessionId} ${c.outcome} ${c.detail ?? ''}`),
+        ].join('\n'),
       );
     }
     const odd = conversations.filter((c) => c.outcome !== 'completed' || c.miscounted);
-    if (odd.length) process.stdout.write(`${odd.map((c) => `  #${c.n} ${c.sessionId ?? '-'} ${c.outcome}: ${c.detail ?? ''}`).join('\n')}\n`);
+    if (odd.length)
+      process.stdout.write(
+        `${odd.map((c) => `  #${c.n} ${c.sessionId ?? '-'} ${c.outcome}: ${c.detail ?? ''}`).join('\n')}\n`,
+      );
     if (crashes.length) process.stdout.write(`${crashes.map((c) => `  exited by itself: ${c}`).join('\n')}\n`);
-    if (tmpLeft.length || dupCreates.length) process.stdout.write(`  tmp_left ${JSON.stringify(tmpLeft)} dup ${JSON.stringify(dupCreates)}\n`);
+    if (tmpLeft.length || dupCreates.length)
+      process.stdout.write(`  tmp_left ${JSON.stringify(tmpLeft)} dup ${JSON.stringify(dupCreates)}\n`);
 
     expect(conversations.length).toBeGreaterThanOrEqual(N);
     expect(kills).toBeGreaterThan(0);
     expect(redisRestarts).toBe(1);
-    expect({ hung: count('hung'), lost: count('lost'), tmp_left: tmpLeft.length, dup_creates: dupCreates.length, miscounted }).toEqual({
+    expect({
+      hung: count('hung'),
+      lost: count('lost'),
+      tmp_left: tmpLeft.length,
+      dup_creates: dupCreates.length,
+      miscounted,
+    }).toEqual({
       hung: 0,
       lost: 0,
       tmp_left: 0,

@@ -88,7 +88,9 @@ describe('janitor sweeps', () => {
     expect(manager.pipelines()).toEqual(expect.arrayContaining(['sensor_avg', 'nl2pipeline_tmp_lookalike']));
     const deletes = manager.requests.filter((r) => r.method === 'DELETE').map((r) => decodeURIComponent(r.rawPath));
     expect(deletes.every((p) => p.startsWith(`/pipelines/${TMP_PIPELINE_PREFIX}`))).toBe(true);
-    expect(report.tmp_deleted.map((d) => d.id).sort()).toEqual([earlier, ofFailed, orphan, `${TMP_PIPELINE_PREFIX}junk`].sort());
+    expect(report.tmp_deleted.map((d) => d.id).sort()).toEqual(
+      [earlier, ofFailed, orphan, `${TMP_PIPELINE_PREFIX}junk`].sort(),
+    );
     expect(report.tmp_deleted.every((d) => d.reason === 'unowned')).toBe(true);
     expect(report.tmp_kept).toEqual([owned]);
     expect(report.tmp_seen).toBe(5);
@@ -113,7 +115,10 @@ describe('janitor sweeps', () => {
     const janitor = await janitorWith({ JANITOR_SWEEP_EVERY_MS: '600000', TURN_DEADLINE_MS: '1000' });
     const tmp = (id: string) => tmpPipelineId(id, 1, 1);
     const stuck = await probe.session({ node: 'explain', status: 'running', attempt: 1 });
-    await probe.store.compareAndSet(stuck.version, { ...stuck, validation: { ...stuck.validation, tmp_pipeline_id: tmp(stuck.session_id) } });
+    await probe.store.compareAndSet(stuck.version, {
+      ...stuck,
+      validation: { ...stuck.validation, tmp_pipeline_id: tmp(stuck.session_id) },
+    });
     await create(tmp(stuck.session_id));
     await sleep(1_100);
     const fresh = await probe.session({ node: 'draft_sql', status: 'running' });
@@ -152,7 +157,11 @@ describe('janitor sweeps', () => {
   });
 
   it("a session's events and trace share its TTL, refreshed by every checkpoint", async () => {
-    const short = loadConfig({ ...testEnv({ managerUrl: manager.baseUrl, llmUrl: 'http://127.0.0.1:9/v1' }), REDIS_PREFIX: config.redis.prefix, SESSION_TTL_SECONDS: '100' });
+    const short = loadConfig({
+      ...testEnv({ managerUrl: manager.baseUrl, llmUrl: 'http://127.0.0.1:9/v1' }),
+      REDIS_PREFIX: config.redis.prefix,
+      SESSION_TTL_SECONDS: '100',
+    });
     const p = new RedisProbe(short);
     try {
       const s = await p.session({ node: 'draft_sql', status: 'running' });

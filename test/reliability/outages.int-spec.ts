@@ -54,7 +54,11 @@ describe('outages of the Manager and the LLM', () => {
 
   afterEach(async () => {
     // Nothing left behind, whatever happened: no temp pipeline, no turn still running.
-    await waitFor('no temp pipelines left', () => !manager.pipelines().some((id) => id.startsWith(TMP_PIPELINE_PREFIX)), 10_000);
+    await waitFor(
+      'no temp pipelines left',
+      () => !manager.pipelines().some((id) => id.startsWith(TMP_PIPELINE_PREFIX)),
+      10_000,
+    );
     expect(await probe.store.listRunning(0)).toEqual([]);
   });
 
@@ -106,7 +110,9 @@ describe('outages of the Manager and the LLM', () => {
       expect(manager.createdCount(tmp)).toBe(1);
       const trace = (await api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
       const validate = trace.find((r: { node: string }) => r.node === 'validate');
-      expect(validate.engine).toEqual(expect.arrayContaining([expect.objectContaining({ route: '/pipelines', status: 201, retries: 2 })]));
+      expect(validate.engine).toEqual(
+        expect.arrayContaining([expect.objectContaining({ route: '/pipelines', status: 201, retries: 2 })]),
+      );
     });
 
     it('stays down: the turn ends failed with an error naming the Manager, no hang', async () => {
@@ -115,7 +121,12 @@ describe('outages of the Manager and the LLM', () => {
       const started = Date.now();
       const view = await turn(id, { text: REQUEST });
       manager.clearFailures();
-      await expectFailedClearly(id, view, 'init_session', /^init_session: the engine \(veloFlux Manager\) is unavailable: GET \/(streams|functions|capabilities\/syntax) failed: HTTP 503/);
+      await expectFailedClearly(
+        id,
+        view,
+        'init_session',
+        /^init_session: the engine \(veloFlux Manager\) is unavailable: GET \/(streams|functions|capabilities\/syntax) failed: HTTP 503/,
+      );
       expect(Date.now() - started).toBeLessThan(20_000);
       // Three deliveries of the job, each with its own client retries.
       const trace = (await api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
@@ -138,7 +149,12 @@ describe('outages of the Manager and the LLM', () => {
       }, 1);
       try {
         const view = await turn(id, { text: REQUEST });
-        await expectFailedClearly(id, view, 'cleanup', /^cleanup: the engine \(veloFlux Manager\) is unavailable: DELETE \/pipelines\/:id failed: network error/);
+        await expectFailedClearly(
+          id,
+          view,
+          'cleanup',
+          /^cleanup: the engine \(veloFlux Manager\) is unavailable: DELETE \/pipelines\/:id failed: network error/,
+        );
         // The failed turn's temp pipeline is still recorded, so the next turn or the janitor deletes it.
         expect(manager.pipelines()).toContain(tmp);
       } finally {
@@ -153,7 +169,10 @@ describe('outages of the Manager and the LLM', () => {
     it('answers 429 with Retry-After, then recovers: the retry waits as told, the turn succeeds', async () => {
       script
         .route(nl2sql())
-        .draft({ status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"rate limited"}}' }, GOOD_SQL);
+        .draft(
+          { status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"rate limited"}}' },
+          GOOD_SQL,
+        );
       const id = await api.createSession();
       const view = await turn(id, { text: REQUEST });
       expect(view.interrupt?.type).toBe('need_confirm');
@@ -178,7 +197,12 @@ describe('outages of the Manager and the LLM', () => {
       llm.handler = () => ({ status: 500 });
       const id = await api.createSession();
       const view = await turn(id, { text: REQUEST });
-      await expectFailedClearly(id, view, 'route_intent', /^route_intent: the LLM is unavailable: LLM call \(role router, model scripted-router\) failed after 2 attempt\(s\)/);
+      await expectFailedClearly(
+        id,
+        view,
+        'route_intent',
+        /^route_intent: the LLM is unavailable: LLM call \(role router, model scripted-router\) failed after 2 attempt\(s\)/,
+      );
       // Two HTTP attempts per delivery, three deliveries.
       expect(llm.requests).toHaveLength(6);
     });

@@ -139,7 +139,10 @@ describe('re-delivered jobs', () => {
   it('a job whose worker kept dying (stalled too often) ends its turn with a clear error', async () => {
     const at = await probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
     const job = { ...delivery(at, 0), finishedOn: Date.now() } as unknown as Job<NodeJobData>;
-    await runner.onJobFailed(job, Object.assign(new Error('job stalled more than allowable limit'), { name: 'UnrecoverableError' }));
+    await runner.onJobFailed(
+      job,
+      Object.assign(new Error('job stalled more than allowable limit'), { name: 'UnrecoverableError' }),
+    );
     const ended = (await probe.store.get(at.session_id))!;
     expect(ended.status).toBe('failed');
     expect(ended.error?.message).toBe(
@@ -203,7 +206,9 @@ describe('recovery on resume', () => {
 
 describe('worker lock settings', () => {
   it('outlast the slowest single LLM call, applied to every workflow worker', async () => {
-    const config = loadConfig(testEnv({ managerUrl: 'http://127.0.0.1:9', llmUrl: 'http://127.0.0.1:9/v1', env: { LLM_TIMEOUT_MS: '45000' } }));
+    const config = loadConfig(
+      testEnv({ managerUrl: 'http://127.0.0.1:9', llmUrl: 'http://127.0.0.1:9/v1', env: { LLM_TIMEOUT_MS: '45000' } }),
+    );
     expect(workerTiming(config)).toEqual({ lockDuration: 50_000, stalledInterval: 12_500, maxStalledCount: 2 });
     const ctx = await NestFactory.createApplicationContext(ValidatorModule.forRoot(config), {
       logger: new ConsoleLogger('test', { logLevels: ['error'] }),

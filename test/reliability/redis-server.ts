@@ -25,7 +25,9 @@ export class RedisServer {
     const child = spawn('redis-server', args, { stdio: 'ignore' });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
-      child.once('error', (err) => reject(new Error(`redis-server could not start (is it installed?): ${err.message}`)));
+      child.once('error', (err) =>
+        reject(new Error(`redis-server could not start (is it installed?): ${err.message}`)),
+      );
       void waitForPort(this.port, 10_000).then(resolve, reject);
     });
   }

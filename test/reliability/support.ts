@@ -11,7 +11,11 @@ import { JanitorService, readStats } from '../../apps/janitor/src/janitor.servic
 export const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
 export const REQUEST = 'average temperature per device every 10 seconds, only above 30';
-export const nl2sql = (stream: string | null = 'sensor_stream') => ({ intent: 'nl2sql' as const, stream, question: null });
+export const nl2sql = (stream: string | null = 'sensor_stream') => ({
+  intent: 'nl2sql' as const,
+  stream,
+  question: null,
+});
 
 export async function waitFor<T>(
   what: string,
@@ -66,7 +70,12 @@ export class RedisProbe {
     tmp?: string | null;
   }): Promise<Envelope> {
     const id = opts.id ?? newSessionId();
-    const fresh = newSessionEnvelope({ sessionId: id, target: 'veloflux', maxAttempts: 3, sink: { type: 'nop', props: {} } });
+    const fresh = newSessionEnvelope({
+      sessionId: id,
+      target: 'veloflux',
+      maxAttempts: 3,
+      sink: { type: 'nop', props: {} },
+    });
     if (!(await this.store.create(fresh))) throw new Error(`session ${id} exists`);
     const saved = await this.store.compareAndSet(fresh.version, {
       ...fresh,
@@ -96,7 +105,9 @@ export class RedisProbe {
 }
 
 /** One janitor replica: the real module in its own application context. */
-export async function startJanitor(config: AppConfig): Promise<{ ctx: INestApplicationContext; janitor: JanitorService }> {
+export async function startJanitor(
+  config: AppConfig,
+): Promise<{ ctx: INestApplicationContext; janitor: JanitorService }> {
   const ctx = await NestFactory.createApplicationContext(JanitorModule.forRoot(config), {
     logger: new ConsoleLogger('janitor', { logLevels: ['error'] }),
   });

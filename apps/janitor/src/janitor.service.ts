@@ -120,7 +120,13 @@ export class JanitorService {
     }
     if (deleted.length) {
       await this.redis.hincrby(this.keys.janitorStats(), 'tmp_reaped', deleted.length);
-      this.logger.log({ msg: 'temp pipelines reaped', session_id: data.session_id, turn_id: data.turn_id, reason: data.reason, tmp_deleted: deleted });
+      this.logger.log({
+        msg: 'temp pipelines reaped',
+        session_id: data.session_id,
+        turn_id: data.turn_id,
+        reason: data.reason,
+        tmp_deleted: deleted,
+      });
     }
     return deleted;
   }
@@ -172,7 +178,10 @@ export class JanitorService {
       'nl2p.janitor.errors': report.errors.length,
     });
     const quiet =
-      !report.tmp_deleted.length && !report.turns_failed.length && !report.sessions_expired.length && !report.errors.length;
+      !report.tmp_deleted.length &&
+      !report.turns_failed.length &&
+      !report.sessions_expired.length &&
+      !report.errors.length;
     const line = { msg: 'janitor sweep', ...report };
     if (report.errors.length) this.logger.warn(line);
     else if (quiet) this.logger.debug?.(line);

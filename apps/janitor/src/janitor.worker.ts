@@ -32,7 +32,11 @@ export class JanitorWorker extends WorkerHost implements OnApplicationBootstrap 
       { every: this.config.janitor.sweepEveryMs },
       { name: JanitorJob.Sweep, opts: { removeOnComplete: 100, removeOnFail: 100 } },
     );
-    this.logger.log({ msg: 'janitor scheduled', every_ms: this.config.janitor.sweepEveryMs, replica: this.janitor.replica });
+    this.logger.log({
+      msg: 'janitor scheduled',
+      every_ms: this.config.janitor.sweepEveryMs,
+      replica: this.janitor.replica,
+    });
   }
 
   async process(job: Job): Promise<SweepReport | string[] | null> {

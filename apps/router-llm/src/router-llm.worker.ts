@@ -1,8 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import { QueueName } from '@nl2p/graph';
+import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import type { LlmClient } from '@nl2p/llm';
-import { LLM_CLIENT, routerNodes } from '@nl2p/nodes';
+import { compactPrompts, LLM_CLIENT, routerNodes } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
 
 /** Classifies each new request's intent with the router model. */
@@ -11,8 +12,8 @@ export class RouterLlmWorker extends WorkflowWorker {
   protected readonly queue = QueueName.RouterLlm;
   protected readonly handlers: NodeHandlers;
 
-  constructor(@Inject(LLM_CLIENT) llm: LlmClient) {
+  constructor(@Inject(LLM_CLIENT) llm: LlmClient, @Inject(APP_CONFIG) config: AppConfig) {
     super();
-    this.handlers = routerNodes({ llm });
+    this.handlers = routerNodes({ llm, compactPrompts: compactPrompts(config) });
   }
 }

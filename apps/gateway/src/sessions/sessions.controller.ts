@@ -97,9 +97,15 @@ export class SeedTurnController {
   @Post('turn')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Advance a session by one turn and wait for its result (seed design)' })
-  async turn(@Body() dto: SeedTurnDto, @Headers('traceparent') traceparent: string | undefined, @Tenant() tenant: string) {
+  async turn(
+    @Body() dto: SeedTurnDto,
+    @Headers('traceparent') traceparent: string | undefined,
+    @Tenant() tenant: string,
+  ) {
     const { session_id, ...turn } = dto;
-    const session = session_id ? await this.turns.get(checkId(session_id), tenant) : await this.turns.createSession({}, tenant);
+    const session = session_id
+      ? await this.turns.get(checkId(session_id), tenant)
+      : await this.turns.createSession({}, tenant);
     const id = session.session_id;
     await this.limits.admitTurn(session, turn);
     const { envelope, fromEventId, span } = await this.turns.startTurn(id, turn, { traceparent });

@@ -88,7 +88,11 @@ export class TurnService implements OnApplicationShutdown {
     }
   }
 
-  private async beginTurn(sessionId: string, dto: TurnDto, span: Span): Promise<{ envelope: Envelope; fromEventId: string }> {
+  private async beginTurn(
+    sessionId: string,
+    dto: TurnDto,
+    span: Span,
+  ): Promise<{ envelope: Envelope; fromEventId: string }> {
     const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
     if (
       input.text === undefined &&
@@ -166,7 +170,10 @@ export class TurnService implements OnApplicationShutdown {
         );
         if (batch.length) after = batch[batch.length - 1].id;
         if (batch.some((b) => b.event.turn_id === turnId && TERMINAL_EVENTS.has(b.event.type))) break;
-        // A missed event (trimmed stream) must not make us wait forever: the checkpoint decides.
+        if (batch.length) continue;
+        // Quiet for a while: a missed event (trimmed stream) must not make us wait forever, so the
+        // checkpoint decides. Only when quiet: the checkpoint is saved a moment before the last
+        // node's trace record and `turn_end`, which the answer should already include.
         const now = await this.get(sessionId);
         if (now.turn_id !== turnId || now.status !== 'running') break;
       }

@@ -136,6 +136,11 @@ export const Envelope = z.object({
   stream_schema: StreamSchema.nullable(),
   /** Stream names the engine reported at `init_session` of this turn. */
   streams: z.array(z.string()),
+  /**
+   * SQL targets only: every table's columns, so a query may join them (veloFlux treats joins as
+   * unsupported, and its stream list can be long, so it keeps only the active stream's schema).
+   */
+  tables: z.record(z.string(), z.array(Column)).default({}),
   /** Hash of the cached catalog digest (functions + syntax); the digest itself stays out. */
   digest_hash: z.string().nullable(),
 
@@ -241,6 +246,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     active_stream: opts.activeStream ?? null,
     stream_schema: null,
     streams: [],
+    tables: {},
     digest_hash: null,
     history: { summary: '', messages: [] },
     user_input: {},

@@ -2,7 +2,12 @@ import { newSessionEnvelope, tmpPipelineId, type Envelope } from '@nl2p/envelope
 import { ownsTmpPipeline, parseTmpPipelineId, tmpPipelinesOf } from './tmp-pipelines';
 
 const SID = 'ab'.repeat(16);
-const base = newSessionEnvelope({ sessionId: SID, target: 'veloflux', maxAttempts: 3, sink: { type: 'nop', props: {} } });
+const base = newSessionEnvelope({
+  sessionId: SID,
+  target: 'veloflux',
+  maxAttempts: 3,
+  sink: { type: 'nop', props: {} },
+});
 const at = (over: Partial<Envelope>, attempt = 1, tmp: string | null = null): Envelope => ({
   ...base,
   turn_id: 4,

@@ -76,6 +76,11 @@ export class Engines {
   }
 }
 
+/** Whether the LLM nodes send compact prompts: the local provider's small models, unless told otherwise. */
+export function compactPrompts(config: AppConfig): boolean {
+  return config.llm.provider === 'local' && config.llm.local.prompts === 'compact';
+}
+
 /**
  * The configured LLM provider (`config.llm.provider`): the OpenAI-compatible client, or the
  * embedded local model (node-llama-cpp, loaded once per process, see {@link LocalModelLifecycle}).
@@ -103,6 +108,7 @@ export function createLlmClient(config: AppConfig): LlmClient {
       threads: local.threads,
       sequences: local.sequences,
       constrained: local.constrained,
+      frequencyPenalty: local.frequencyPenalty,
       timeoutMs: config.llm.timeoutMs,
       // Not one of the GenAI conventions' well-known names (those are hosted APIs): the runtime.
       onUsage: record('llama.cpp'),

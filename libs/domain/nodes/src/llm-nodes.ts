@@ -39,13 +39,19 @@ export function routerSchema(streams: readonly string[]) {
 }
 
 /** Nodes run by the `router-llm` service. */
-export function routerNodes({ llm }: { llm: LlmClient }): NodeHandlers {
+export function routerNodes({
+  llm,
+  compactPrompts = false,
+}: {
+  llm: LlmClient;
+  compactPrompts?: boolean;
+}): NodeHandlers {
   return {
     async route_intent(e, ctx) {
       const { value } = await llm.json({
         role: 'router',
         signal: ctx.signal,
-        messages: routerMessages(e),
+        messages: routerMessages(e, { compact: compactPrompts }),
         schema: routerSchema(e.streams),
         schemaName: 'route_intent',
       });
@@ -61,7 +67,16 @@ export function routerNodes({ llm }: { llm: LlmClient }): NodeHandlers {
 }
 
 /** Nodes run by the `sql-drafter` service: the streamed first draft and the JSON revision. */
-export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Grounding }): NodeHandlers {
+export function drafterNodes({
+  llm,
+  grounding,
+  compactPrompts = false,
+}: {
+  llm: LlmClient;
+  grounding: Grounding;
+  /** See `PromptOptions` in @nl2p/prompts; {@link compactPrompts} decides it from the config. */
+  compactPrompts?: boolean;
+}): NodeHandlers {
   return {
     async draft_sql(e, ctx) {
       const catalog = await grounding.catalog(e.target, e.digest_hash);
@@ -69,7 +84,7 @@ export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Gr
       const { text } = await llm.text({
         role: 'preview',
         signal: ctx.signal,
-        messages: draftMessages(e, catalog),
+        messages: draftMessages(e, catalog, { compact: compactPrompts }),
         // SELECT … naming only catalog identifiers, or one question line (local provider).
         grammar: sqlGrammarFor(sqlVocabularyFor(e, catalog), { questionPrefix: QUESTION_PREFIX }),
         onDelta: (delta) => pending.push(ctx.emit({ type: 'draft_delta', node: 'draft_sql', delta })),
@@ -100,7 +115,7 @@ export function drafterNodes({ llm, grounding }: { llm: LlmClient; grounding: Gr
       const { value, text } = await llm.json({
         role: 'reasoning',
         signal: ctx.signal,
-        messages: reviseMessages(e, catalog),
+        messages: reviseMessages(e, catalog, { compact: compactPrompts }),
         // Names are checked by prevalidate, which feeds the repair loop; see ReviseSchemaOptions.
         schema: reviseSchemaFor(vocabulary, { checkIdentifiers: false }),
         schemaName: 'revise_sql',

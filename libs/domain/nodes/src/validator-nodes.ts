@@ -1,7 +1,7 @@
 import { tmpPipelineId, type Envelope } from '@nl2p/envelope';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/queue';
-import { prevalidate } from '@nl2p/sql-guard';
+import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
 import type { Engines } from './clients';
 import type { Grounding } from './grounding';
 
@@ -21,6 +21,7 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
       return {
         ...e,
         streams: names,
+        tables: e.target === 'veloflux' ? {} : Object.fromEntries(streams.map((s) => [s.name, s.columns])),
         digest_hash: digestHash,
         active_stream: stillThere ? e.active_stream : null,
         stream_schema: stillThere ? e.stream_schema : null,
@@ -83,6 +84,7 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
         streams: e.streams,
         stream: schema?.name ?? e.active_stream ?? '',
         columns: schema?.columns ?? [],
+        columnsByTable: e.tables,
         functions: catalog.functions,
       });
       if (result.ok) {
@@ -97,6 +99,14 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
 
     async validate(e, ctx) {
       const sql = e.draft.sql ?? '';
+      // The last line of defence, right before anything is sent: prevalidate has already said
+      // yes, but nothing but a single SELECT may ever reach an engine, whatever changed since.
+      try {
+        assertSingleSelect(sql, e.target);
+      } catch (err) {
+        if (err instanceof UnsafeSqlError) return failAttempt(e, 'local', err.message, sql);
+        throw err;
+      }
       const tmpId = tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt);
       // Checkpoint the id before creating (ARCHITECTURE §5): if this worker dies right after the
       // create, a cancel, a final failure or the next turn finds the id and deletes the pipeline,

@@ -20,6 +20,26 @@ function historyText(e: Envelope): string {
   return lines.length || summary ? fence('conversation', `${summary}${lines.join('\n')}`) : '';
 }
 
+/**
+ * How much grounding a prompt carries. `full` (default): the whole catalog digest (every function
+ * with its signature, syntax limits, dialect rules), for capable models. `compact`: the stream's
+ * columns, the request and the rules only, for small local models: a 135M-parameter model loses
+ * the request in a ~2,000-token catalog (and reads it at a few hundred tokens per second on a
+ * CPU), while the grammar it decodes under still admits every catalog function by name.
+ */
+export interface PromptOptions {
+  compact?: boolean;
+}
+
+/** SQL targets: the other tables and their columns, which a query may join. */
+function joinableTables(e: Envelope): string {
+  const others = Object.entries(e.tables).filter(([name]) => name !== e.stream_schema?.name);
+  if (!others.length) return '';
+  return `Other tables you may join (exact column names):\n${others
+    .map(([name, columns]) => `- ${name}(${columns.map((c) => c.name).join(', ')})`)
+    .join('\n')}`;
+}
+
 export const RouterOutput = z.object({
   intent: z.enum(['list_streams', 'describe_stream', 'nl2sql', 'ask_user']),
   stream: z.string().nullable().optional(),
@@ -29,18 +49,17 @@ export type RouterOutput = z.infer<typeof RouterOutput>;
 
 export const ROUTER_SYSTEM_MARK = 'You route requests for nl2pipeline';
 
-export function routerMessages(e: Envelope): LlmMessage[] {
-  const system = [
-    `${ROUTER_SYSTEM_MARK}, a tool that turns natural language into streaming SQL pipelines.`,
-    'Classify the request into exactly one intent:',
-    '- list_streams: the person wants to know which streams exist;',
-    '- describe_stream: the person wants the columns/schema of one stream;',
-    '- nl2sql: the person wants a query/pipeline computed over a stream;',
-    '- ask_user: the request is too unclear to act on; put one short question in `question`.',
-    'Set `stream` only to one of the known stream names, exactly as written there, when the request names one; else null.',
-    'Answer with JSON only: {"intent": ..., "stream": ..., "question": ...}.',
-    UNTRUSTED_NOTE,
-  ].join('\n');
+/** Few-shot lines for small models: the shape of each answer, with the most common intent first. */
+const ROUTER_EXAMPLES = [
+  'Examples:',
+  'average speed per vehicle every 10 seconds -> {"intent": "nl2sql", "stream": null, "question": null}',
+  'which streams are there? -> {"intent": "list_streams", "stream": null, "question": null}',
+  'what columns does vehicle have? -> {"intent": "describe_stream", "stream": "vehicle", "question": null}',
+  'asdf -> {"intent": "ask_user", "stream": null, "question": "What would you like to compute?"}',
+];
+
+export function routerMessages(e: Envelope, options: PromptOptions = {}): LlmMessage[] {
+  const system = options.compact ? compactRouterSystem() : fullRouterSystem();
   const user = [
     `Known streams: ${e.streams.length ? e.streams.join(', ') : '(none)'}`,
     `Active stream: ${e.active_stream ?? '(none)'}`,
@@ -55,21 +74,59 @@ export function routerMessages(e: Envelope): LlmMessage[] {
   ];
 }
 
+function compactRouterSystem(): string {
+  return [
+    `${ROUTER_SYSTEM_MARK}, a tool that turns natural language into streaming SQL pipelines.`,
+    'Classify the request into exactly one intent:',
+    '- nl2sql: the person wants data: a query, filter, aggregate or pipeline computed over a stream (most requests);',
+    '- list_streams: the person asks which streams exist;',
+    '- describe_stream: the person asks for the columns/schema of one stream;',
+    '- ask_user: the request is too unclear to act on; put one short question in `question`.',
+    'Set `stream` only to one of the known stream names, exactly as written there, when the request names one; else null.',
+    'Answer with JSON only: {"intent": ..., "stream": ..., "question": ...}.',
+    ...ROUTER_EXAMPLES,
+    UNTRUSTED_NOTE,
+  ].join('\n');
+}
+
+function fullRouterSystem(): string {
+  return [
+    `${ROUTER_SYSTEM_MARK}, a tool that turns natural language into streaming SQL pipelines.`,
+    'Classify the request into exactly one intent:',
+    '- list_streams: the person wants to know which streams exist;',
+    '- describe_stream: the person wants the columns/schema of one stream;',
+    '- nl2sql: the person wants a query/pipeline computed over a stream;',
+    '- ask_user: the request is too unclear to act on; put one short question in `question`.',
+    'Set `stream` only to one of the known stream names, exactly as written there, when the request names one; else null.',
+    'Answer with JSON only: {"intent": ..., "stream": ..., "question": ...}.',
+    UNTRUSTED_NOTE,
+  ].join('\n');
+}
+
 export const DRAFT_SYSTEM_MARK = 'You write one SQL query';
 export const QUESTION_PREFIX = 'QUESTION:';
 
-export function draftMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
-  const system = [
-    `${DRAFT_SYSTEM_MARK} for the ${catalog.dialect} engine from a person's request.`,
-    'Use only the stream, columns and functions listed below, spelled exactly as listed. Never invent names.',
-    'Output exactly one SELECT statement and nothing else: no prose, no code fences, no second statement.',
-    `If the request cannot be answered with the listed columns, or is ambiguous, output one line \`${QUESTION_PREFIX} <your question>\` instead.`,
-    UNTRUSTED_NOTE,
-    '',
-    describeCatalog(catalog),
-  ].join('\n');
+export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOptions = {}): LlmMessage[] {
+  const system = options.compact
+    ? [
+        `${DRAFT_SYSTEM_MARK} for the ${catalog.dialect} engine from a person's request.`,
+        'Use only the stream and columns listed, spelled exactly as listed. Never invent names.',
+        'Output exactly one SELECT statement ending with ; and nothing else.',
+        `If the request cannot be answered with the listed columns, or is ambiguous, output one line \`${QUESTION_PREFIX} <your question>\` instead.`,
+        UNTRUSTED_NOTE,
+      ].join('\n')
+    : [
+        `${DRAFT_SYSTEM_MARK} for the ${catalog.dialect} engine from a person's request.`,
+        'Use only the stream, columns and functions listed below, spelled exactly as listed. Never invent names.',
+        'Output exactly one SELECT statement and nothing else: no prose, no code fences, no second statement.',
+        `If the request cannot be answered with the listed columns, or is ambiguous, output one line \`${QUESTION_PREFIX} <your question>\` instead.`,
+        UNTRUSTED_NOTE,
+        '',
+        describeCatalog(catalog),
+      ].join('\n');
   const user = [
     e.stream_schema ? describeSchema(e.stream_schema) : '',
+    joinableTables(e),
     historyText(e),
     fence('user_request', e.request ?? ''),
   ]
@@ -101,7 +158,7 @@ export type ReviseOutput = z.infer<typeof ReviseOutput>;
 
 export const REVISE_SYSTEM_MARK = 'You revise one SQL query';
 
-export function reviseMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
+export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOptions = {}): LlmMessage[] {
   const system = [
     `${REVISE_SYSTEM_MARK} for the ${catalog.dialect} engine.`,
     "You get the person's request, the previous SQL, and the engine's error and/or the person's feedback.",
@@ -109,17 +166,22 @@ export function reviseMessages(e: Envelope, catalog: Catalog): LlmMessage[] {
     'Answer with JSON only: {"sql": "<one SELECT statement>" | null, "questions": [..], "assumptions": [..]}.',
     'If you cannot fix it without the person, set sql to null and ask in `questions`.',
     UNTRUSTED_NOTE,
-    '',
-    describeCatalog(catalog),
+    ...(options.compact ? [] : ['', describeCatalog(catalog)]),
   ].join('\n');
   // The newest failure is the current error, shown on its own below.
-  const earlier = e.validation.error ? e.validation.failures.slice(0, -1) : e.validation.failures;
+  // A small model gets only the current error: older attempts would crowd out the request.
+  const earlier = options.compact
+    ? []
+    : e.validation.error
+      ? e.validation.failures.slice(0, -1)
+      : e.validation.failures;
   const tried = earlier
     .slice(-3)
     .map((f) => `attempt ${f.attempt} (${f.stage}): ${f.sql}\n  error: ${compactEngineError(f.error)}`)
     .join('\n');
   const user = [
     e.stream_schema ? describeSchema(e.stream_schema) : '',
+    joinableTables(e),
     fence('user_request', e.request ?? ''),
     `Previous SQL:\n${e.draft.sql ?? '(none)'}`,
     e.validation.error

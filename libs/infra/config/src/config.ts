@@ -92,6 +92,10 @@ export const EnvSchema = z.object({
   LOCAL_SEQUENCES: z.coerce.number().int().min(1).max(64).default(1),
   /** Grammar-constrained decoding of the local model (false only to measure what it buys). */
   LOCAL_CONSTRAINED: bool(true),
+  /** Penalty per repetition of a token in the last 48 (breaks a small model's loops); 0: off. */
+  LOCAL_FREQUENCY_PENALTY: z.coerce.number().min(0).max(2).default(0.6),
+  /** `compact` prompts (columns and rules, no function catalog) suit small models; `full` big ones. */
+  LOCAL_PROMPTS: z.enum(['compact', 'full']).default('compact'),
 
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   SINK_TYPE: z.string().default('mqtt'),
@@ -194,6 +198,8 @@ export interface AppConfig {
       threads: number;
       sequences: number;
       constrained: boolean;
+      frequencyPenalty: number;
+      prompts: 'compact' | 'full';
     };
   };
   workflow: { maxAttempts: number };
@@ -252,6 +258,8 @@ function toAppConfig(e: Env): AppConfig {
         threads: e.LOCAL_THREADS ?? Math.max(1, availableParallelism() - 1),
         sequences: e.LOCAL_SEQUENCES,
         constrained: e.LOCAL_CONSTRAINED,
+        frequencyPenalty: e.LOCAL_FREQUENCY_PENALTY,
+        prompts: e.LOCAL_PROMPTS,
       },
     },
     workflow: { maxAttempts: e.MAX_ATTEMPTS },

@@ -97,7 +97,12 @@ export class NodeRunner {
     });
   }
 
-  private async runNode(job: Job<NodeJobData>, handlers: NodeHandlers, service: string, span: Span): Promise<RunOutcome> {
+  private async runNode(
+    job: Job<NodeJobData>,
+    handlers: NodeHandlers,
+    service: string,
+    span: Span,
+  ): Promise<RunOutcome> {
     const envelope = this.parse(job);
     span.setAttributes({
       'nl2p.node': envelope.node ?? '',
@@ -185,7 +190,10 @@ export class NodeRunner {
     if (!saved) {
       // Someone moved the session on while this node ran (a cancel, a re-delivered twin).
       this.logger.warn({ msg: 'checkpoint lost compare-and-set; result dropped', ...log });
-      await this.reapUnowned(input, [...this.attemptTmpIds(input), ...(produced.validation.tmp_pipeline_id ? [produced.validation.tmp_pipeline_id] : [])]);
+      await this.reapUnowned(input, [
+        ...this.attemptTmpIds(input),
+        ...(produced.validation.tmp_pipeline_id ? [produced.validation.tmp_pipeline_id] : []),
+      ]);
       return 'stale';
     }
     if (next === END) return 'advanced';
@@ -234,7 +242,11 @@ export class NodeRunner {
       await this.turns.fail(envelope.session_id, envelope.turn_id, at, node, message);
     } catch (err) {
       // Redis itself is failing; the janitor ends the turn once its deadline passes.
-      this.logger.error({ msg: 'could not end the failed turn', session_id: envelope.session_id, error: errorMessage(err) });
+      this.logger.error({
+        msg: 'could not end the failed turn',
+        session_id: envelope.session_id,
+        error: errorMessage(err),
+      });
     }
   }
 
@@ -267,7 +279,9 @@ export class NodeRunner {
 
   /** The temp pipeline this job's node may have created (validate, explain, cleanup only). */
   private attemptTmpIds(e: Envelope): string[] {
-    return e.node && TMP_PIPELINE_NODES.has(e.node) ? [tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt)] : [];
+    return e.node && TMP_PIPELINE_NODES.has(e.node)
+      ? [tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt)]
+      : [];
   }
 
   /** Deletes those of `ids` no in-flight turn owns (read fresh), best effort. */
@@ -279,7 +293,12 @@ export class NodeRunner {
       try {
         await this.reaper.reap(e.target, id);
       } catch (err) {
-        this.logger.warn({ msg: 'could not delete an unowned temp pipeline; the janitor will', session_id: e.session_id, tmp_id: id, error: errorMessage(err) });
+        this.logger.warn({
+          msg: 'could not delete an unowned temp pipeline; the janitor will',
+          session_id: e.session_id,
+          tmp_id: id,
+          error: errorMessage(err),
+        });
       }
     }
   }
@@ -295,7 +314,12 @@ export class NodeRunner {
       try {
         await this.reaper.reap(input.target, recorded);
       } catch (err) {
-        this.logger.warn({ msg: 'leftover temp pipeline not deleted; the janitor will', session_id: input.session_id, tmp_id: recorded, error: errorMessage(err) });
+        this.logger.warn({
+          msg: 'leftover temp pipeline not deleted; the janitor will',
+          session_id: input.session_id,
+          tmp_id: recorded,
+          error: errorMessage(err),
+        });
       }
     }
     return { ...input, validation: { ...input.validation, tmp_pipeline_id: null } };

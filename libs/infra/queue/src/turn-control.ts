@@ -81,7 +81,12 @@ export class TurnControl {
         try {
           await this.reaper.reap(ended.target, id);
         } catch (err) {
-          this.logger.warn({ msg: 'temp pipeline not deleted; left to the janitor', session_id: ended.session_id, tmp_id: id, error: errorMessage(err) });
+          this.logger.warn({
+            msg: 'temp pipeline not deleted; left to the janitor',
+            session_id: ended.session_id,
+            tmp_id: id,
+            error: errorMessage(err),
+          });
           left.push(id);
         }
       }
@@ -111,9 +116,15 @@ export class TurnControl {
  */
 export function turnEndEvents(e: Envelope): SessionEvent[] {
   const out: SessionEvent[] = [];
-  if (e.status === 'waiting' && e.interrupt) out.push({ type: 'interrupt', turn_id: e.turn_id, interrupt: e.interrupt });
+  if (e.status === 'waiting' && e.interrupt)
+    out.push({ type: 'interrupt', turn_id: e.turn_id, interrupt: e.interrupt });
   if (e.status === 'failed' && e.error) {
-    out.push({ type: 'error', turn_id: e.turn_id, node: (e.error.node as NodeName | null) ?? null, message: e.error.message });
+    out.push({
+      type: 'error',
+      turn_id: e.turn_id,
+      node: (e.error.node as NodeName | null) ?? null,
+      message: e.error.message,
+    });
   }
   out.push({ type: 'turn_end', turn_id: e.turn_id, status: e.status });
   return out;

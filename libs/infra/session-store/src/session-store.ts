@@ -121,7 +121,12 @@ export class RedisSessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     await this.redis
       .multi()
-      .del(this.keys.session(sessionId), this.keys.events(sessionId), this.keys.trace(sessionId), this.keys.turnEnded(sessionId))
+      .del(
+        this.keys.session(sessionId),
+        this.keys.events(sessionId),
+        this.keys.trace(sessionId),
+        this.keys.turnEnded(sessionId),
+      )
       .zrem(this.keys.running(), sessionId)
       .exec();
   }
