@@ -23,7 +23,11 @@ stop_all() {
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   if [ -n "${REDIS_PID_FILE:-}" ] && [ -f "$REDIS_PID_FILE" ]; then
-    kill -TERM "$(cat "$REDIS_PID_FILE")" 2>/dev/null || true
+    local rpid
+    rpid="$(cat "$REDIS_PID_FILE")"
+    # SIGTERM makes Redis flush its append-only file; wait until it is really gone.
+    kill -TERM "$rpid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$rpid" 2>/dev/null || break; sleep 0.05; done
   fi
 }
 trap stop_all EXIT

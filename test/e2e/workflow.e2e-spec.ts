@@ -20,7 +20,12 @@ describe('end to end: six services as separate processes, driven over HTTP only'
   let api: GatewayClient;
 
   beforeAll(async () => {
-    const [managerUrl, llmUrl, otlpUrl, port] = await Promise.all([manager.start(), llm.start(), otlp.start(), freePort()]);
+    const [managerUrl, llmUrl, otlpUrl, port] = await Promise.all([
+      manager.start(),
+      llm.start(),
+      otlp.start(),
+      freePort(),
+    ]);
     env = testEnv({
       managerUrl,
       llmUrl,
@@ -119,10 +124,20 @@ describe('end to end: six services as separate processes, driven over HTTP only'
     // One trace for the whole turn, every node a direct child of the gateway's turn span.
     expect(new Set(forSession().map((s) => s.traceId))).toEqual(new Set([traceId]));
     expect(nodeSpans.map((s) => s.name)).toEqual(
-      expect.arrayContaining(['node init_session', 'node route_intent', 'node draft_sql', 'node validate', 'node revise_sql', 'node explain', 'node confirm']),
+      expect.arrayContaining([
+        'node init_session',
+        'node route_intent',
+        'node draft_sql',
+        'node validate',
+        'node revise_sql',
+        'node explain',
+        'node confirm',
+      ]),
     );
     for (const s of nodeSpans) expect(s.parentSpanId).toBe(root!.spanId);
-    expect(new Set(nodeSpans.map((s) => s.service))).toEqual(new Set(['validator', 'router-llm', 'sql-drafter', 'explainer']));
+    expect(new Set(nodeSpans.map((s) => s.service))).toEqual(
+      new Set(['validator', 'router-llm', 'sql-drafter', 'explainer']),
+    );
     expect(new Set(trace.map((s) => s.service)).size).toBeGreaterThanOrEqual(5);
     const validateSpans = nodeSpans.filter((s) => s.name === 'node validate');
     expect(validateSpans.map((s) => s.attributes['nl2p.attempt']).sort()).toEqual([1, 2]);
@@ -139,8 +154,19 @@ describe('end to end: six services as separate processes, driven over HTTP only'
     }
     // Engine calls: method, route, status.
     const engineSpans = trace.filter((s) => s.attributes['url.template']);
-    expect(engineSpans.map((s) => `${s.attributes['http.request.method']} ${s.attributes['url.template']} ${s.attributes['http.response.status_code']}`)).toEqual(
-      expect.arrayContaining(['POST /pipelines 400', 'POST /pipelines 201', 'DELETE /pipelines/:id 200', 'GET /pipelines/:id/explain 200']),
+    expect(
+      engineSpans.map((s) =>
+        [s.attributes['http.request.method'], s.attributes['url.template'], s.attributes['http.response.status_code']]
+          .map(String)
+          .join(' '),
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'POST /pipelines 400',
+        'POST /pipelines 201',
+        'DELETE /pipelines/:id 200',
+        'GET /pipelines/:id/explain 200',
+      ]),
     );
 
     // No prompt or SQL text anywhere by default.

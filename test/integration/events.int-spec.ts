@@ -35,7 +35,9 @@ describe('events over SSE, and the trace view', () => {
     const slowDraft = `${GOOD_SQL} `.repeat(1).trim();
     new LlmScript(llm).route(nl2sql).draft({ content: slowDraft, chunkDelayMs: 25 });
     const id = await api.createSession();
-    const started = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 'avg temperature per device every 10 s above 30' });
+    const started = await api.request('POST', `/v1/sessions/${id}/turns`, {
+      text: 'avg temperature per device every 10 s above 30',
+    });
     expect(started.status).toBe(202);
     const url = `${api.baseUrl}/v1/sessions/${id}/events?turn=1`;
 
@@ -73,7 +75,10 @@ describe('events over SSE, and the trace view', () => {
 
   it('the trace endpoint returns per-node records whose latencies fit within the turn wall time', async () => {
     const script = new LlmScript(llm);
-    script.route(nl2sql).draft(GOOD_SQL.replace('temperature >', 'temp >')).revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
+    script
+      .route(nl2sql)
+      .draft(GOOD_SQL.replace('temperature >', 'temp >'))
+      .revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
     const id = await api.createSession();
     const t0 = Date.now();
     const view = await api.turn(id, { text: 'avg temperature per device every 10 s above 30' });

@@ -7,8 +7,9 @@ import { LlmScript } from '../support/llm-script';
 import { startStack, type Stack } from '../support/stack';
 
 const POSTGRES_URL = process.env.POSTGRES_URL;
-if (!POSTGRES_URL) console.warn('sql-targets: POSTGRES_URL is unset, so the postgres cases are skipped (npm test starts one)');
-const targets = (POSTGRES_URL ? ['duckdb', 'postgres'] : ['duckdb']) as ('duckdb' | 'postgres')[];
+if (!POSTGRES_URL)
+  console.warn('sql-targets: POSTGRES_URL is unset, so the postgres cases are skipped (npm test starts one)');
+const targets = POSTGRES_URL ? ['duckdb', 'postgres'] : ['duckdb'];
 
 // Portable across both databases (PostgreSQL has no round(double precision, int)).
 const HOT =
@@ -100,7 +101,10 @@ describe.each(targets)('the whole workflow against a real %s', (target) => {
     expect(view.attempts.failures).toHaveLength(1);
     expect(view.attempts.failures[0]).toMatchObject({ stage: 'engine', sql: bad });
     expect(view.attempts.failures[0].error).toMatch(/temp/);
-    const revisePrompt = script.callsOf('revise')[0].messages.map((m: { content: string }) => m.content).join('\n');
+    const revisePrompt = script
+      .callsOf('revise')[0]
+      .messages.map((m: { content: string }) => m.content)
+      .join('\n');
     expect(revisePrompt).toContain(view.attempts.failures[0].error.slice(0, 40));
   });
 
@@ -113,7 +117,10 @@ describe.each(targets)('the whole workflow against a real %s', (target) => {
     expect(view.interrupt.type).toBe('need_confirm');
     expect(view.attempts.failures).toEqual([]);
     expect(view.preview.columns).toEqual(['country', 'revenue']);
-    const prompt = script.callsOf('draft')[0].messages.map((m: { content: string }) => m.content).join('\n');
+    const prompt = script
+      .callsOf('draft')[0]
+      .messages.map((m: { content: string }) => m.content)
+      .join('\n');
     expect(prompt).toMatch(/- customers\(customer_id, name, country, segment\)/);
   });
 
@@ -122,7 +129,10 @@ describe.each(targets)('the whole workflow against a real %s', (target) => {
     script
       .route({ ...route, stream: 'orders' })
       .draft('DROP TABLE orders')
-      .revise({ sql: 'DELETE FROM orders', questions: [], assumptions: [] }, { sql: 'SELECT 1; DROP TABLE orders', questions: [], assumptions: [] });
+      .revise(
+        { sql: 'DELETE FROM orders', questions: [], assumptions: [] },
+        { sql: 'SELECT 1; DROP TABLE orders', questions: [], assumptions: [] },
+      );
     const id = await api.createSession({ target });
     const view = await api.turn(id, { text: 'remove all orders' });
 
@@ -136,7 +146,8 @@ describe.each(targets)('the whole workflow against a real %s', (target) => {
   });
 
   it('stops a query that runs past the time limit with a clear error', async () => {
-    const slow = 'SELECT count(*) AS n FROM sensor_readings a, sensor_readings b, sensor_readings c WHERE a.battery + b.battery > c.battery';
+    const slow =
+      'SELECT count(*) AS n FROM sensor_readings a, sensor_readings b, sensor_readings c WHERE a.battery + b.battery > c.battery';
     script.route(route).draft(slow);
     const id = await api.createSession({ target });
     const view = await api.turn(id, { text: 'count every triple of readings' });

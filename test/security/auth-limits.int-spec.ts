@@ -43,7 +43,13 @@ describe('auth, tenant isolation and limits at the gateway', () => {
     llm.reset();
   });
 
-  async function call(method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  async function call(
+    method: string,
+    path: string,
+    key: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     const res = await fetch(`${base}${path}`, {
       method,
       headers: {

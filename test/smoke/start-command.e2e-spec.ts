@@ -73,7 +73,9 @@ describe('the start command', () => {
 
     new LlmScript(llm)
       .route({ intent: 'nl2sql', stream: 'sensor_readings', question: null })
-      .draft('SELECT device_id, max(temperature) AS max_temp FROM sensor_readings GROUP BY device_id ORDER BY device_id');
+      .draft(
+        'SELECT device_id, max(temperature) AS max_temp FROM sensor_readings GROUP BY device_id ORDER BY device_id',
+      );
     const api = new GatewayClient(`http://127.0.0.1:${port}`);
     const id = await api.createSession();
     const view = await api.turn(id, { text: 'hottest reading per device' });

@@ -11,7 +11,13 @@ export interface ReceivedSpan {
   status: { code?: number; message?: string } | undefined;
 }
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: OtlpValue[] };
+};
 type OtlpAttr = { key: string; value: OtlpValue };
 
 function plain(v: OtlpValue): unknown {
@@ -56,7 +62,8 @@ export class OtlpReceiver {
 
   private ingest(body: any): void {
     for (const rs of body.resourceSpans ?? []) {
-      const service = String(attrs(rs.resource?.attributes)['service.name'] ?? '');
+      const name = attrs(rs.resource?.attributes)['service.name'];
+      const service = typeof name === 'string' ? name : '';
       for (const ss of rs.scopeSpans ?? []) {
         for (const s of ss.spans ?? []) {
           this.spans.push({

@@ -25,13 +25,23 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     private readonly prefix: string,
   ) {}
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttler: string): ReturnType<ThrottlerStorage['increment']> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttler: string,
+  ): ReturnType<ThrottlerStorage['increment']> {
     const base = `${this.prefix}:throttle:${throttler}:${key}`;
-    const [hits, ttlMs, blockMs] = (await this.redis.eval(INCREMENT, 2, base, `${base}:blocked`, ttl, limit, blockDuration)) as [
-      number,
-      number,
-      number,
-    ];
+    const [hits, ttlMs, blockMs] = (await this.redis.eval(
+      INCREMENT,
+      2,
+      base,
+      `${base}:blocked`,
+      ttl,
+      limit,
+      blockDuration,
+    )) as [number, number, number];
     const blocked = blockMs > 0;
     return {
       totalHits: hits,

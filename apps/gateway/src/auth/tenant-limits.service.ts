@@ -62,6 +62,10 @@ export class TenantLimits {
   }
 
   async turnStarted(tenant: string, sessionId: string): Promise<void> {
-    await this.redis.multi().sadd(this.key(tenant), sessionId).expire(this.key(tenant), this.config.retention.sessionTtlSeconds).exec();
+    await this.redis
+      .multi()
+      .sadd(this.key(tenant), sessionId)
+      .expire(this.key(tenant), this.config.retention.sessionTtlSeconds)
+      .exec();
   }
 }

@@ -16,7 +16,7 @@ export class EventsController {
 
   @Sse(':id/events')
   @ApiOperation({
-    summary: "Follow a turn as Server-Sent Events: node start/end, draft deltas, interrupts, errors, then `end`",
+    summary: 'Follow a turn as Server-Sent Events: node start/end, draft deltas, interrupts, errors, then `end`',
     description:
       'Follows `turn` (default: the running turn, or the last one). Resume with the `Last-Event-ID` header (or `after`); events come exactly once, in order. Heartbeat events keep idle streams open.',
   })

@@ -86,7 +86,9 @@ export function drafterNodes({
         signal: ctx.signal,
         messages: draftMessages(e, catalog, { compact: compactPrompts }),
         // SELECT … naming only catalog identifiers, or one question line (local provider).
-        grammar: sqlGrammarFor(sqlVocabularyFor(e, catalog), { questionPrefix: QUESTION_PREFIX }),
+        grammar: sqlGrammarFor(sqlVocabularyFor(e, catalog, { activeStreamOnly: compactPrompts }), {
+          questionPrefix: QUESTION_PREFIX,
+        }),
         onDelta: (delta) => pending.push(ctx.emit({ type: 'draft_delta', node: 'draft_sql', delta })),
       });
       await Promise.all(pending);
@@ -111,7 +113,7 @@ export function drafterNodes({
 
     async revise_sql(e, ctx) {
       const catalog = await grounding.catalog(e.target, e.digest_hash);
-      const vocabulary = sqlVocabularyFor(e, catalog);
+      const vocabulary = sqlVocabularyFor(e, catalog, { activeStreamOnly: compactPrompts });
       const { value, text } = await llm.json({
         role: 'reasoning',
         signal: ctx.signal,

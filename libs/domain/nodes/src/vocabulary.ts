@@ -35,13 +35,24 @@ export function columnNames(columns: readonly Column[]): string[] {
 
 /**
  * The names SQL drafted for this envelope may use, from what the session was grounded in: the
- * engine's streams, the active stream's columns, the catalog's functions (with aliases) and the
- * dialect's words. Grammars built from it (local provider) cannot emit any other name.
+ * engine's streams and the columns of the active stream and of the tables it may join, the
+ * catalog's functions (with aliases) and the dialect's words. Grammars built from it (local
+ * provider) cannot emit any other name.
+ *
+ * `activeStreamOnly` (with compact prompts, which show only the active stream): just that stream
+ * and its columns, so a small model cannot wander onto a table its prompt never described.
  */
-export function sqlVocabularyFor(e: Envelope, catalog: Catalog): SqlVocabulary {
+export function sqlVocabularyFor(
+  e: Envelope,
+  catalog: Catalog,
+  options: { activeStreamOnly?: boolean } = {},
+): SqlVocabulary {
+  const active = e.stream_schema;
+  const only = options.activeStreamOnly && active !== null;
+  const others = only ? [] : Object.entries(e.tables ?? {}).filter(([name]) => name !== active?.name);
   return {
-    streams: e.streams,
-    columns: columnNames(e.stream_schema?.columns ?? []),
+    streams: only ? [active.name] : e.streams,
+    columns: [...new Set([...columnNames(active?.columns ?? []), ...others.flatMap(([, cols]) => columnNames(cols))])],
     functions: [...new Set(catalog.functions.flatMap((f) => [f.name, ...f.aliases]))],
     extraKeywords: DIALECT_KEYWORDS[catalog.dialect],
   };

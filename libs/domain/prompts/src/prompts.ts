@@ -22,10 +22,11 @@ function historyText(e: Envelope): string {
 
 /**
  * How much grounding a prompt carries. `full` (default): the whole catalog digest (every function
- * with its signature, syntax limits, dialect rules), for capable models. `compact`: the stream's
- * columns, the request and the rules only, for small local models: a 135M-parameter model loses
- * the request in a ~2,000-token catalog (and reads it at a few hundred tokens per second on a
- * CPU), while the grammar it decodes under still admits every catalog function by name.
+ * with its signature, syntax limits, dialect rules) and the joinable tables, for capable models.
+ * `compact`: the active stream's columns, the request and the rules only, for small local models:
+ * a 135M-parameter model loses the request in a ~2,000-token catalog (and reads it at a few
+ * hundred tokens per second on a CPU), and drafts over the wrong table when shown several; the
+ * grammar it decodes under still admits every catalog function by name.
  */
 export interface PromptOptions {
   compact?: boolean;
@@ -126,7 +127,8 @@ export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOpti
       ].join('\n');
   const user = [
     e.stream_schema ? describeSchema(e.stream_schema) : '',
-    joinableTables(e),
+    // A small model given other tables drafts over the wrong one; compact prompts stay on the stream.
+    options.compact ? '' : joinableTables(e),
     historyText(e),
     fence('user_request', e.request ?? ''),
   ]
@@ -181,7 +183,8 @@ export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOpt
     .join('\n');
   const user = [
     e.stream_schema ? describeSchema(e.stream_schema) : '',
-    joinableTables(e),
+    // A small model given other tables drafts over the wrong one; compact prompts stay on the stream.
+    options.compact ? '' : joinableTables(e),
     fence('user_request', e.request ?? ''),
     `Previous SQL:\n${e.draft.sql ?? '(none)'}`,
     e.validation.error

@@ -242,7 +242,9 @@ suite('PostgresTarget', () => {
 
     it('explains SQL it did not validate itself, as another process would', async () => {
       const other = open();
-      await expect(other.explain(tmp(9), 'SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(/orders/);
+      await expect(other.explain(tmp(9), 'SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(
+        /orders/,
+      );
       await expect(other.explainSql('SELECT status, count(*) FROM orders GROUP BY status')).resolves.toMatch(
         /Scan on orders/,
       );

@@ -46,7 +46,7 @@ export const EnvSchema = z.object({
       'each entry must be tenant:sha256hex (tenant: letters, digits, _ . -; 64 hex digits)',
     ),
   /** Requests per minute per tenant (per IP before auth), counted in Redis across replicas. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1_200),
   MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_485_760).default(65_536),
   MAX_TURNS_PER_SESSION: z.coerce.number().int().min(1).default(500),
   MAX_TURN_TEXT: z.coerce.number().int().min(1).max(20_000).default(4_000),

@@ -10,7 +10,7 @@ import { SESSION_STORE, TMP_REAPER, type TmpPipelineReaper } from './tokens';
  * Which checkpoint the caller means to end: exactly this version (nobody moved the turn since the
  * caller looked), or wherever this node and attempt stand (a job whose processor never ran).
  */
-export type TurnPosition = { version: number } | { node: NodeName; attempt: number };
+export type TurnPosition = { version: number } | { node: NodeName; attempt: number } | { anywhere: true };
 
 /**
  * Ends running turns from outside the normal flow: a node that failed for good, a turn stuck past
@@ -40,7 +40,8 @@ export class TurnControl {
   async cancel(sessionId: string): Promise<Envelope | null> {
     const current = await this.store.get(sessionId);
     if (!current || current.status !== 'running') return null;
-    return this.end(sessionId, current.turn_id, { version: current.version }, (c) =>
+    // Wherever the turn stands: a node checkpointing at the same moment only makes us retry.
+    return this.end(sessionId, current.turn_id, { anywhere: true }, (c) =>
       remember({ ...c, status: 'cancelled', interrupt: null, error: null }, 'assistant', 'cancelled'),
     );
   }
@@ -131,6 +132,7 @@ export function turnEndEvents(e: Envelope): SessionEvent[] {
 }
 
 function isAt(current: Envelope, at: TurnPosition): boolean {
+  if ('anywhere' in at) return true;
   if ('version' in at) return current.version === at.version;
   return current.node === at.node && current.validation.attempt === at.attempt;
 }
