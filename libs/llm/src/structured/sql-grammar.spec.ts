@@ -35,8 +35,10 @@ describe('sqlGrammarFor', () => {
     expect(free).toEqual([expect.stringMatching(/^sql-alias ::= \[aA\] \[sS\] sql-ws /)]);
   });
 
-  it('has no statement separator and no DDL/DML words', () => {
+  it('allows `;` only as the very end (no second statement) and has no DDL/DML words', () => {
     expect(rule(grammar, 'sql-punct')).not.toContain(';');
+    expect(grammar.split('\n').filter((l) => l.includes(';'))).toEqual(['sql-end ::= " "? ";"']);
+    expect(rule(grammar, 'sql')).toMatch(/ sql-end\?$/);
     for (const word of ['DROP', 'DELETE', 'INSERT', 'UPDATE', 'CREATE', 'ALTER']) {
       expect(rule(grammar, 'sql-keyword')).not.toContain([...word].map((c) => `[${c.toLowerCase()}${c}]`).join(' '));
     }
@@ -49,10 +51,21 @@ describe('sqlGrammarFor', () => {
     );
   });
 
+  it('admits type names only where a type goes, not as words', () => {
+    const timestamp = '[tT] [iI] [mM] [eE] [sS] [tT] [aA] [mM] [pP]';
+    expect(rule(grammar, 'sql-keyword')).not.toContain(timestamp);
+    expect(rule(grammar, 'sql-type')).toContain(timestamp);
+    expect(rule(grammar, 'sql-typed')).toBe('sql-type sql-ws? sql-string');
+    expect(rule(grammar, 'sql-step')).toContain('"::" sql-type');
+    expect(rule(grammar, 'sql-word')).toContain('sql-typed');
+  });
+
   it('bounds the statement so a looping model must end', () => {
-    expect(rule(grammar, 'sql')).toBe('sql-select sql-step{0,64} (sql-ws? sql-puncts)?');
+    expect(rule(grammar, 'sql')).toBe(
+      'sql-select sql-ws (sql-puncts sql-ws?)? sql-word sql-step{0,63} (sql-ws? sql-puncts)? sql-end?',
+    );
     expect(rule(sqlGrammarFor(vocabulary, { maxSteps: 10 }), 'sql')).toBe(
-      'sql-select sql-step{0,10} (sql-ws? sql-puncts)?',
+      'sql-select sql-ws (sql-puncts sql-ws?)? sql-word sql-step{0,9} (sql-ws? sql-puncts)? sql-end?',
     );
   });
 

@@ -1,11 +1,12 @@
 import { MAX_STRUCTURED_TEXT } from './catalog-schemas';
-import { isPlainSqlIdentifier, sqlKeywordsOf, type SqlVocabulary } from './sql-vocabulary';
+import { SQL_TYPE_WORDS, isPlainSqlIdentifier, sqlKeywordsOf, type SqlVocabulary } from './sql-vocabulary';
 
 /**
  * GBNF (llama.cpp grammars) that constrain SQL *text* so that every name in it comes from the
  * grounded catalog. It is a lexical grammar, not a SQL parser: a statement is `SELECT` followed by
  * a run of tokens, each one of
- *   - a keyword of the vocabulary (any case; no DDL/DML words exist in it),
+ *   - a keyword of the vocabulary (any case; no DDL/DML words exist in it); type names only
+ *     as types (`x::DOUBLE`, `TIMESTAMP '…'`, `CAST(x AS DOUBLE)`), never where a name goes,
  *   - a stream or column name exactly as the catalog spells it (bare when it is a plain word,
  *     else double-quoted), or a function name (any case),
  *   - `AS <new name>`: the only place a name outside the catalog may appear (an alias),
@@ -61,7 +62,11 @@ function sqlRules(vocabulary: SqlVocabulary, context: Context, maxSteps: number)
   const quoted = exactNames.map((n) => `${dq} ${literal(n)} ${dq}`);
   const bare = exactNames.filter(isPlainSqlIdentifier).map(literal);
   const functions = [...new Set(vocabulary.functions.filter(isPlainSqlIdentifier).map((f) => f.toUpperCase()))];
-  const keywords = sqlKeywordsOf(vocabulary).filter((k) => k !== 'AS' && k !== 'SELECT');
+  const allKeywords = sqlKeywordsOf(vocabulary).filter((k) => k !== 'AS' && k !== 'SELECT');
+  // Type names only where a type goes: `x::DOUBLE`, `TIMESTAMP '…'` (and `CAST(x AS DOUBLE)`,
+  // through AS). Allowed anywhere, small models write them as columns (`WHERE timestamp > 30`).
+  const types = allKeywords.filter((k) => SQL_TYPE_WORDS.has(k));
+  const keywords = allKeywords.filter((k) => !SQL_TYPE_WORDS.has(k));
 
   // A GBNF rule cannot be empty, so a kind of word the vocabulary lacks is left out altogether.
   const words: [string, string[]][] = [
@@ -69,20 +74,27 @@ function sqlRules(vocabulary: SqlVocabulary, context: Context, maxSteps: number)
     ['sql-name', [...bare, ...quoted]],
     ['sql-function', functions.map(anyCase)],
   ];
+  const typed = types.length ? ['sql-typed'] : [];
   const present = words.filter(([, items]) => items.length > 0);
   return [
     // An optional `;` may end the statement, and nothing can follow it: a model trained to end
     // SQL with `;` would otherwise be pushed to keep writing (it had nowhere else to stop).
-    `sql ::= sql-select sql-step{0,${maxSteps}} (sql-ws? sql-puncts)? sql-end?`,
+    // SELECT is followed by whitespace (small models otherwise write `SELECT: 10` and go on
+    // listing `key: value` lines), then the first word, possibly after punctuation (`*`, `(`).
+    `sql ::= sql-select sql-ws (sql-puncts sql-ws?)? sql-word sql-step{0,${maxSteps - 1}} (sql-ws? sql-puncts)? sql-end?`,
     // A step goes from one word to the next: through whitespace, or through up to four
     // punctuation characters. Words are thus always apart, while `f(x)` or `a.b` need no blanks.
     // Each text has exactly one parse: an ambiguous grammar (e.g. a punctuation run that could be
     // split between steps) multiplies llama.cpp's parse stacks and made sampling ~20× slower.
-    `sql-step ::= sql-ws sql-word | sql-ws? sql-puncts sql-ws? sql-word`,
+    // A cast (`::` then a type) is a step of its own, as type names are not words.
+    `sql-step ::= sql-ws sql-word | sql-ws? sql-puncts sql-ws? sql-word${types.length ? ' | sql-ws? (sql-puncts sql-ws?)? "::" sql-type' : ''}`,
     `sql-puncts ::= sql-punct (sql-ws? sql-punct){0,3}`,
-    `sql-word ::= ${[...present.map(([rule]) => rule), 'sql-alias', 'sql-number', 'sql-string'].join(' | ')}`,
+    `sql-word ::= ${[...present.map(([rule]) => rule), ...typed, 'sql-alias', 'sql-number', 'sql-string'].join(' | ')}`,
     `sql-select ::= ${anyCase('SELECT')}`,
     ...present.map(([rule, items]) => `${rule} ::= ${items.join(' | ')}`),
+    ...(types.length
+      ? [`sql-type ::= ${types.map(anyCase).join(' | ')}`, 'sql-typed ::= sql-type sql-ws? sql-string']
+      : []),
     `sql-alias ::= ${anyCase('AS')} sql-ws [a-zA-Z_] [a-zA-Z0-9_]{0,39}`,
     `sql-number ::= [0-9]{1,12} ("." [0-9]{1,6})?`,
     `sql-string ::= "'" ${stringChar}{0,64} "'"`,

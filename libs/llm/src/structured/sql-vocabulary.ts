@@ -29,6 +29,16 @@ export const DEFAULT_SQL_KEYWORDS: readonly string[] = [
   'BOOLEAN', 'TIMESTAMP', 'TIMESTAMPTZ', 'DATE', 'TIME', 'PRECISION',
 ]; // prettier-ignore
 
+/**
+ * Type names among the keywords (and dialects' extra keywords). The grammars admit them only in
+ * type positions (after `::`, before a string literal as in `TIMESTAMP '…'`, or after AS); the
+ * lexical check {@link unknownSqlIdentifiers} accepts them anywhere, as keywords.
+ */
+export const SQL_TYPE_WORDS: ReadonlySet<string> = new Set([
+  'INTEGER', 'INT', 'BIGINT', 'SMALLINT', 'TINYINT', 'HUGEINT', 'UBIGINT', 'DOUBLE', 'FLOAT', 'REAL',
+  'DECIMAL', 'NUMERIC', 'VARCHAR', 'TEXT', 'BOOLEAN', 'TIMESTAMP', 'TIMESTAMPTZ', 'DATE', 'TIME',
+]); // prettier-ignore
+
 const WORD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** True when `name` can be written without quotes (otherwise only its quoted form is allowed). */
