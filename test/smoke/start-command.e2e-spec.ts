@@ -34,7 +34,15 @@ describe('the start command', () => {
   let redisPort = 0;
 
   afterAll(async () => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    // On a failed run, stop it the way a person would (SIGTERM runs its cleanup: services and
+    // the Redis it started); SIGKILL only if that hangs, which would orphan them.
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child!.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
     await llm.stop();
     rmSync(duckdbPath, { force: true });
     if (redisPort) rmSync(path.join(ROOT, 'data', `redis-${redisPort}`), { recursive: true, force: true });
