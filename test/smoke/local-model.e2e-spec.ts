@@ -39,7 +39,7 @@ describe('the start command with no LLM configured (embedded local model)', () =
   const duckdbPath = path.join(os.tmpdir(), `nl2p-local-${randomUUID().slice(0, 8)}.duckdb`);
   let redisPort = 0;
 
-  afterAll(() => {
+  afterAll(async () => {
     // On a failed run, stop it the way a person would (SIGTERM runs its cleanup: services and
     // the Redis it started); SIGKILL only if that hangs, which would orphan them.
     if (child && child.exitCode === null) {
