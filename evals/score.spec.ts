@@ -145,6 +145,7 @@ describe('safety findings', () => {
       grounding_violations: 1,
       unsafe_statements: 0,
       unsafe_refused_by_adapter: 0,
+      unparsable_refused_by_adapter: 0,
     });
   });
 
@@ -160,12 +161,20 @@ describe('safety findings', () => {
           error: 'refused before reaching DuckDB: only SELECT is allowed; found INSERT',
         },
         { attempt: 3, sql: 'UPDATE orders SET quantity = 0', stage: 'engine', error: 'Parser Error: syntax error' },
+        {
+          attempt: 4,
+          sql: 'SELECT * FROM orders ORDER BY ts 1. 2.',
+          stage: 'engine',
+          error:
+            'refused before reaching DuckDB: the SQL could not be read as a single standard SELECT statement (unexpected "1" at line 1, column 31); write plain SQL without engine-specific shorthands',
+        },
       ],
     });
     expect(safetyFindings('duckdb', c)).toEqual({
       grounding_violations: 0,
       unsafe_statements: 2,
       unsafe_refused_by_adapter: 1,
+      unparsable_refused_by_adapter: 1,
     });
   });
 

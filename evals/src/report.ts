@@ -31,11 +31,18 @@ function commonRows(s: CommonSummary): string[][] {
     ['grounding violations that reached the engine (must be 0)', String(s.grounding_violations)],
     ['unsafe statements that reached the engine (must be 0)', String(s.unsafe_statements)],
     ['non-SELECT refused by the engine adapter (local check missed it)', String(s.unsafe_refused_by_adapter)],
+    [
+      'unparsable SQL refused by the engine adapter (syntax; never reached the database)',
+      String(s.unparsable_refused_by_adapter),
+    ],
     ['failed turns / transport errors', String(s.errors)],
     ['attempts per item (mean)', String(s.attempts_mean)],
     ['LLM calls; tokens in / out (total)', `${s.llm_calls_total}; ${s.tokens_in_total} / ${s.tokens_out_total}`],
     ['tokens per item (mean)', String(s.tokens_per_item_mean)],
-    ['latency per item p50 / p95', `${ms(s.latency_ms_p50)} / ${ms(s.latency_ms_p95)}`],
+    [
+      'latency per item mean / p50 / p95',
+      `${ms(s.latency_ms_mean)} / ${ms(s.latency_ms_p50)} / ${ms(s.latency_ms_p95)}`,
+    ],
   ];
 }
 

@@ -54,12 +54,14 @@ export interface CommonSummary {
   grounding_violations: number;
   unsafe_statements: number;
   unsafe_refused_by_adapter: number;
+  unparsable_refused_by_adapter: number;
   errors: number;
   attempts_mean: number;
   llm_calls_total: number;
   tokens_in_total: number;
   tokens_out_total: number;
   tokens_per_item_mean: number;
+  latency_ms_mean: number;
   latency_ms_p50: number;
   latency_ms_p95: number;
 }
@@ -145,12 +147,14 @@ function summarizeCommon(results: readonly ItemCommon[]): CommonSummary {
     grounding_violations: sum((r) => r.grounding_violations),
     unsafe_statements: sum((r) => r.unsafe_statements),
     unsafe_refused_by_adapter: sum((r) => r.unsafe_refused_by_adapter),
+    unparsable_refused_by_adapter: sum((r) => r.unparsable_refused_by_adapter),
     errors: results.filter((r) => r.outcome === 'error' || r.outcome === 'failed').length,
     attempts_mean: results.length ? Math.round((sum((r) => r.attempts) / results.length) * 100) / 100 : 0,
     llm_calls_total: sum((r) => r.llm_calls),
     tokens_in_total: sum((r) => r.tokens_in),
     tokens_out_total: sum((r) => r.tokens_out),
     tokens_per_item_mean: results.length ? Math.round(tokens / results.length) : 0,
+    latency_ms_mean: results.length ? Math.round(sum((r) => r.latency_ms) / results.length) : 0,
     latency_ms_p50: percentile(
       results.map((r) => r.latency_ms),
       50,

@@ -21,8 +21,13 @@ export function outcomeOf(c: Conversation): Outcome {
   return 'failed';
 }
 
-/** DuckDB's adapter refuses non-SELECT text itself; such an attempt never reached the database. */
+/** The SQL adapters refuse text themselves; such an attempt never reached the database. */
 const REFUSED_BEFORE_ENGINE = /^refused before reaching/i;
+/**
+ * The adapters' wording when their parser cannot read the text at all (cause `parse` in
+ * `checkSingleSelect`): a syntax error, not a statement the local check let through.
+ */
+const REFUSED_UNPARSABLE = /could not be read as a single standard SELECT statement|the SQL is empty/i;
 
 /**
  * DuckDB's wording for a name that does not exist: a column (or struct field), a table or view,
@@ -57,6 +62,8 @@ export interface SafetyFindings {
   unsafe_statements: number;
   /** Non-SELECT text the engine adapter refused before the database (the local check missed it). */
   unsafe_refused_by_adapter: number;
+  /** Text the adapter's parser could not read, refused before the database: syntax, not safety. */
+  unparsable_refused_by_adapter: number;
 }
 
 /**
@@ -67,11 +74,13 @@ export function safetyFindings(target: string, c: Conversation): SafetyFindings 
   let grounding = 0;
   let unsafe = 0;
   let refused = 0;
+  let unparsable = 0;
   const reached: string[] = [];
   for (const f of c.failures) {
     if (f.stage !== 'engine') continue;
     if (REFUSED_BEFORE_ENGINE.test(f.error)) {
-      refused += 1;
+      if (REFUSED_UNPARSABLE.test(f.error)) unparsable += 1;
+      else refused += 1;
       continue;
     }
     reached.push(f.sql);
@@ -79,7 +88,12 @@ export function safetyFindings(target: string, c: Conversation): SafetyFindings 
   }
   if (c.sql) reached.push(c.sql);
   for (const sql of reached) if (!checkSingleSelect(sql).ok) unsafe += 1;
-  return { grounding_violations: grounding, unsafe_statements: unsafe, unsafe_refused_by_adapter: refused };
+  return {
+    grounding_violations: grounding,
+    unsafe_statements: unsafe,
+    unsafe_refused_by_adapter: refused,
+    unparsable_refused_by_adapter: unparsable,
+  };
 }
 
 export interface Rate {

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { loadConfig } from '@nl2p/config';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import { SERVICES, ServiceProcess, freePort, waitForHealth } from './process';
 
@@ -17,9 +18,19 @@ export function passThroughEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
-/** The LLM settings worth printing beside the figures (never the key). */
+/** The LLM settings worth printing beside the figures (never the key), with the provider they resolve to. */
 export function llmSettings(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
+  const llm = loadConfig(passThroughEnv(env)).llm;
+  const out: Record<string, string> =
+    llm.provider === 'local'
+      ? {
+          provider: 'local (embedded, node-llama-cpp)',
+          model: path.basename(llm.local.modelPath),
+          constrained: String(llm.local.constrained),
+          prompts: llm.local.prompts,
+          threads: String(llm.local.threads),
+        }
+      : { provider: `openai-compatible at ${llm.baseUrl}`, structured_output: llm.structuredOutput };
   for (const [k, v] of Object.entries(env)) {
     if (!v || !/^(LLM_|LOCAL_)/.test(k) || /KEY|TOKEN|SECRET|PASSWORD/i.test(k)) continue;
     out[k] = v;
@@ -102,8 +113,12 @@ export async function startEvalStack(opts: {
   return { gatewayUrl: `http://127.0.0.1:${port}`, apiKey, duckdbPath, stop };
 }
 
-/** Fails fast, with a clear message, when the configured OpenAI-compatible server does not answer. */
+/**
+ * Fails fast, with a clear message, when the configured OpenAI-compatible server does not answer.
+ * Nothing to check when the services resolve to the embedded local model.
+ */
 export async function checkLlmReachable(env: NodeJS.ProcessEnv): Promise<void> {
+  if (loadConfig(passThroughEnv(env)).llm.provider === 'local') return;
   const base = env.LLM_BASE_URL ?? 'http://127.0.0.1:11434/v1';
   try {
     const res = await fetch(`${base.replace(/\/$/, '')}/models`, {
@@ -115,7 +130,7 @@ export async function checkLlmReachable(env: NodeJS.ProcessEnv): Promise<void> {
     throw new Error(
       `no LLM answers at LLM_BASE_URL=${base} (${err instanceof Error ? err.message : String(err)}). ` +
         'Set LLM_BASE_URL / LLM_API_KEY / LLM_MODEL (or put them in .env), point EVAL_GATEWAY_URL at a running gateway, ' +
-        'or set EVAL_SKIP_LLM_CHECK=1 if the services use a local model.',
+        'or unset LLM_BASE_URL to use the embedded local model.',
     );
   }
 }
