@@ -186,6 +186,9 @@ describe('safety findings', () => {
       'gave_up',
     );
     expect(outcomeOf(conversation({ final_interrupt: null, final_status: 'failed', sql: null }))).toBe('failed');
+    expect(outcomeOf(conversation({ final_interrupt: null, final_status: 'idle', final_node: 'list_streams' }))).toBe(
+      'other_answer',
+    );
     expect(outcomeOf(conversation({ session_id: null, final_interrupt: null, final_status: 'error', sql: null }))).toBe(
       'error',
     );

@@ -368,6 +368,7 @@ describe('eval runner and scoring, with a scripted model', () => {
       unsafe_statements: 0,
       unsafe_refused_by_adapter: 0,
       unparsable_refused_by_adapter: 0,
+      other_answers: 0,
       errors: 0,
       attempts_mean: 1.23,
       by_category: {

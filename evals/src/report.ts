@@ -35,6 +35,7 @@ function commonRows(s: CommonSummary): string[][] {
       'unparsable SQL refused by the engine adapter (syntax; never reached the database)',
       String(s.unparsable_refused_by_adapter),
     ],
+    ['other answers instead of SQL or a question (stream list / description)', String(s.other_answers)],
     ['failed turns / transport errors', String(s.errors)],
     ['attempts per item (mean)', String(s.attempts_mean)],
     ['LLM calls; tokens in / out (total)', `${s.llm_calls_total}; ${s.tokens_in_total} / ${s.tokens_out_total}`],

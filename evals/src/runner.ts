@@ -23,6 +23,8 @@ export interface ItemCommon extends SafetyFindings {
   sql: string | null;
   question: string | null;
   error: string | null;
+  /** The node the conversation stopped at (`confirm`, `give_up`, `list_streams`, …). */
+  final_node: string | null;
   failures: AttemptRecord[];
 }
 
@@ -55,6 +57,8 @@ export interface CommonSummary {
   unsafe_statements: number;
   unsafe_refused_by_adapter: number;
   unparsable_refused_by_adapter: number;
+  /** Turns that ended with another kind of answer (a stream list or description) instead of SQL or a question. */
+  other_answers: number;
   errors: number;
   attempts_mean: number;
   llm_calls_total: number;
@@ -125,6 +129,7 @@ function common(
     sql: c.sql,
     question: c.question,
     error: c.error,
+    final_node: c.final_node,
     failures: c.failures,
     ...safetyFindings(target, c),
   };
@@ -148,6 +153,7 @@ function summarizeCommon(results: readonly ItemCommon[]): CommonSummary {
     unsafe_statements: sum((r) => r.unsafe_statements),
     unsafe_refused_by_adapter: sum((r) => r.unsafe_refused_by_adapter),
     unparsable_refused_by_adapter: sum((r) => r.unparsable_refused_by_adapter),
+    other_answers: results.filter((r) => r.outcome === 'other_answer').length,
     errors: results.filter((r) => r.outcome === 'error' || r.outcome === 'failed').length,
     attempts_mean: results.length ? Math.round((sum((r) => r.attempts) / results.length) * 100) / 100 : 0,
     llm_calls_total: sum((r) => r.llm_calls),

@@ -9,6 +9,8 @@ export type Outcome =
   | 'clarification'
   /** The attempt budget ran out (`give_up`). */
   | 'gave_up'
+  /** The turn ended normally with another kind of answer (the router chose to list or describe streams). */
+  | 'other_answer'
   /** The turn failed (a node failed for good) or timed out. */
   | 'failed'
   /** The eval could not talk to the gateway. */
@@ -18,6 +20,7 @@ export function outcomeOf(c: Conversation): Outcome {
   if (c.final_interrupt === 'need_confirm') return 'sql';
   if (c.final_interrupt === 'need_clarification') return c.final_node === 'give_up' ? 'gave_up' : 'clarification';
   if (c.session_id === null || c.final_status === 'error') return 'error';
+  if (c.final_status === 'idle' && c.error === null) return 'other_answer';
   return 'failed';
 }
 

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
@@ -117,6 +118,36 @@ describe('events over SSE, and the trace view', () => {
     // The seed's unversioned path serves the same records.
     const seed = (await api.request('GET', `/sessions/${id}/trace`)).body;
     expect(seed.records).toHaveLength(records.length);
+  });
+
+  it('many SSE clients of one gateway share one Redis connection, and each gets the whole turn', async () => {
+    const redis = new Redis(stack.config.redis.url);
+    try {
+      const clients = async () => ((await redis.client('LIST')) as string).trim().split('\n').length;
+      new LlmScript(llm).route(nl2sql).draft(GOOD_SQL);
+      const id = await api.createSession();
+      const url = `${api.baseUrl}/v1/sessions/${id}/events?turn=1`;
+      const before = await clients();
+      // Connected before the turn starts: they wait for it, each holding its SSE request open.
+      const followers = Array.from({ length: 40 }, () => readSse(url, { timeoutMs: 30_000 }));
+      await new Promise((r) => setTimeout(r, 500));
+      const during = await clients();
+      const started = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 'avg temperature above 30' });
+      expect(started.status).toBe(202);
+      const results = await Promise.all(followers);
+
+      // A blocking connection per client would be +40.
+      expect(during - before).toBeLessThanOrEqual(1);
+      const reference = results[0].events.filter((e) => e.type !== 'heartbeat').map((e) => e.id);
+      expect(results[0].events.map((e) => e.type)).toContain('turn_end');
+      for (const r of results) {
+        expect(r.ended).toBe('server');
+        expect(r.events.filter((e) => e.type !== 'heartbeat').map((e) => e.id)).toEqual(reference);
+        expect(r.events[r.events.length - 1]).toMatchObject({ type: 'end', data: { turn_id: 1, status: 'waiting' } });
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('an SSE request for an unknown session is 404', async () => {

@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
 import { ConfigModule, type AppConfig } from '@nl2p/config';
 import { InfraModule, REDIS } from '@nl2p/queue';
+import { EventHub, RedisKeys } from '@nl2p/session-store';
 import { ApiKeyGuard } from './auth/auth.guard';
 import { RedisThrottlerStorage } from './auth/redis-throttler.storage';
 import { TenantLimits } from './auth/tenant-limits.service';
@@ -35,6 +36,8 @@ export class GatewayModule {
       providers: [
         TurnService,
         EventStreamService,
+        // One blocking Redis connection for every SSE client and waiting turn of this process.
+        { provide: EventHub, inject: [REDIS, RedisKeys], useFactory: (r: Redis, k: RedisKeys) => new EventHub(r, k) },
         TenantLimits,
         // Order matters: the key decides the tenant, then the tenant's rate limit applies.
         { provide: APP_GUARD, useClass: ApiKeyGuard },

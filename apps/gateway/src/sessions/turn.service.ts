@@ -1,34 +1,28 @@
-import {
-  BadRequestException,
-  ConflictException,
-  Inject,
-  Injectable,
-  NotFoundException,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { newSessionEnvelope, type Envelope, type SessionEvent, type UserInput } from '@nl2p/envelope';
 import { preTurn } from '@nl2p/graph';
-import { REDIS, SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/queue';
-import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
+import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/queue';
+import { EventHub, EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
 import type { CreateSessionDto, TurnDto } from './dto';
 
 const TERMINAL_EVENTS = new Set(['turn_end']);
+/** How long a waiting turn hears nothing before it asks the checkpoint whether the turn is over. */
+const QUIET_CHECK_MS = 5_000;
+/** How often a waiting turn looks at its deadline and its quiet time. */
+const WAIT_TICK_MS = 250;
 
 /** Sessions and turns: the gateway's side of the workflow (it runs `pre_turn` itself). */
 @Injectable()
-export class TurnService implements OnApplicationShutdown {
-  private readonly blockingClients = new Set<Redis>();
-
+export class TurnService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
-    @Inject(REDIS) private readonly redis: Redis,
     private readonly events: EventLog,
+    private readonly hub: EventHub,
     private readonly traces: TraceLog,
     private readonly dispatcher: WorkflowDispatcher,
     private readonly control: TurnControl,
@@ -157,38 +151,45 @@ export class TurnService implements OnApplicationShutdown {
   /** Holds until the turn ends (an interrupt or its end) or the deadline passes; returns the session. */
   async waitForTurn(sessionId: string, turnId: number, fromEventId: string, timeoutMs?: number): Promise<Envelope> {
     const deadline = Date.now() + (timeoutMs ?? this.config.gateway.turnWaitTimeoutMs);
-    const blocking = this.redis.duplicate();
-    this.blockingClients.add(blocking);
-    try {
-      let after = fromEventId;
-      while (Date.now() < deadline) {
-        const batch = await this.events.waitAfter(
-          blocking,
-          sessionId,
-          after,
-          Math.min(5_000, Math.max(1, deadline - Date.now())),
-        );
-        if (batch.length) after = batch[batch.length - 1].id;
-        if (batch.some((b) => b.event.turn_id === turnId && TERMINAL_EVENTS.has(b.event.type))) break;
-        if (batch.length) continue;
+    await new Promise<void>((resolve, reject) => {
+      let lastEvent = Date.now();
+      let settled = false;
+      const settle = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearInterval(timer);
+        subscription.close();
+        if (err === undefined) resolve();
+        else reject(err instanceof Error ? err : new Error('following the turn failed', { cause: err }));
+      };
+      const subscription = this.hub.subscribe(sessionId, fromEventId, {
+        onEvents: (batch) => {
+          lastEvent = Date.now();
+          if (batch.some((b) => b.event.turn_id === turnId && TERMINAL_EVENTS.has(b.event.type))) settle();
+        },
+        onError: settle,
+      });
+      let checking = false;
+      const timer = setInterval(() => {
+        if (Date.now() >= deadline) return settle();
+        if (checking || Date.now() - lastEvent < QUIET_CHECK_MS) return;
         // Quiet for a while: a missed event (trimmed stream) must not make us wait forever, so the
         // checkpoint decides. Only when quiet: the checkpoint is saved a moment before the last
         // node's trace record and `turn_end`, which the answer should already include.
-        const now = await this.get(sessionId);
-        if (now.turn_id !== turnId || now.status !== 'running') break;
-      }
-    } finally {
-      this.blockingClients.delete(blocking);
-      blocking.disconnect();
-    }
+        checking = true;
+        this.get(sessionId)
+          .then((now) => {
+            if ((now.turn_id !== turnId || now.status !== 'running') && Date.now() - lastEvent >= QUIET_CHECK_MS)
+              settle();
+          })
+          .catch(settle)
+          .finally(() => (checking = false));
+      }, WAIT_TICK_MS);
+    });
     return this.get(sessionId);
   }
 
   trace(sessionId: string, turnId?: number) {
     return this.traces.list(sessionId, turnId);
-  }
-
-  onApplicationShutdown(): void {
-    for (const c of this.blockingClients) c.disconnect();
   }
 }

@@ -34,16 +34,6 @@ export class EventLog {
     return rows.map(toStored);
   }
 
-  /**
-   * Blocks up to `blockMs` for events after `afterId`. Uses its own connection: a blocking
-   * read would stall every other command on a shared one.
-   */
-  async waitAfter(blocking: Redis, sessionId: string, afterId: string, blockMs: number): Promise<StoredEvent[]> {
-    const res = await blocking.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', this.keys.events(sessionId), afterId);
-    if (!res) return [];
-    return res.flatMap(([, rows]) => rows.map(toStored));
-  }
-
   /** The id of the newest event, or `0-0` when there is none. */
   async lastId(sessionId: string): Promise<string> {
     const rows = await this.redis.xrevrange(this.keys.events(sessionId), '+', '-', 'COUNT', 1);
@@ -51,7 +41,7 @@ export class EventLog {
   }
 }
 
-function toStored([id, fields]: [string, string[]]): StoredEvent {
+export function toStored([id, fields]: [string, string[]]): StoredEvent {
   const idx = fields.indexOf('e');
   return { id, event: JSON.parse(fields[idx + 1]) as SessionEvent };
 }

@@ -3,3 +3,4 @@ export * from './event-log';
 export * from './keys';
 export * from './session-store';
 export * from './trace-log';
+export * from './event-hub';

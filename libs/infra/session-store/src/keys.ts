@@ -11,6 +11,10 @@ export class RedisKeys {
   turnEnded(id: string): string {
     return `${this.prefix}:session:${id}:ended`;
   }
+  /** One gateway process's wake-up stream for its event hub (see EventHub). */
+  hubWake(instance: string): string {
+    return `${this.prefix}:hub:${instance}:wake`;
+  }
   trace(id: string): string {
     return `${this.prefix}:session:${id}:trace`;
   }
