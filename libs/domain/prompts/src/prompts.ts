@@ -168,6 +168,11 @@ export type ReviseOutput = z.infer<typeof ReviseOutput>;
 
 export const REVISE_SYSTEM_MARK = 'You revise one SQL query';
 
+/** SQL text compared for repeats: whitespace runs and a trailing `;` do not make it different. */
+function normalizeSql(sql: string): string {
+  return sql.replace(/\s+/g, ' ').trim().replace(/\s*;$/, '');
+}
+
 export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOptions = {}): LlmMessage[] {
   const system = [
     `${REVISE_SYSTEM_MARK} for the ${catalog.dialect} engine.`,
@@ -185,6 +190,13 @@ export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOpt
     : e.validation.error
       ? e.validation.failures.slice(0, -1)
       : e.validation.failures;
+  // A model that resubmits SQL that already failed (small ones do, under greedy decoding) is told
+  // so in every prompt size: the same text can only fail the same way.
+  const current = normalizeSql(e.draft.sql ?? '');
+  const repeated = e.validation.failures
+    .slice(0, -1)
+    .filter((f) => current !== '' && normalizeSql(f.sql) === current)
+    .map((f) => f.attempt);
   const tried = earlier
     .slice(-3)
     .map((f) => `attempt ${f.attempt} (${f.stage}): ${f.sql}\n  error: ${compactEngineError(f.error)}`)
@@ -197,6 +209,9 @@ export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOpt
     `Previous SQL:\n${e.draft.sql ?? '(none)'}`,
     e.validation.error
       ? `Error from the ${e.validation.error_stage === 'local' ? 'local check' : 'engine'}:\n${compactEngineError(e.validation.error)}`
+      : '',
+    repeated.length
+      ? `The previous SQL is the same as attempt ${repeated.join(' and ')}, which failed too: do not send it again. Change the part the error points at, or write the query differently.`
       : '',
     e.feedback ? fence('user_feedback', e.feedback) : '',
     tried ? `Earlier attempts:\n${tried}` : '',
