@@ -1,5 +1,5 @@
 /**
- * Test fixtures copied from the veloFlux Manager contract (`/work/shared/manager-api/examples`):
+ * Test fixtures copied from the veloFlux Manager contract (`../shared/manager-api/examples`, beside the project root):
  * the function catalog (`functions_list.json`, deduplicated), every `examples` entry of
  * `syntax_capabilities.json` and `functions_list.json`, and the streams of `streams_list.json`.
  * Copied rather than read so the unit tests do not depend on files outside the repository.
