@@ -9,3 +9,5 @@ export * from './duckdb/demo-dataset';
 export { checkSingleSelect, RefusedQueryError, type GuardVerdict } from './duckdb/read-only-guard';
 export * from './postgres/postgres-target';
 export * from './postgres/demo-data';
+export * from './compiler';
+export * from './targets';

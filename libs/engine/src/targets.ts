@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import type { AppConfig } from '@nl2p/config';
+import type { TargetKind } from '@nl2p/envelope';
+import type { QueryCompiler } from './compiler';
+import type { EngineCall, EngineTarget } from './port';
+import { duckdbProfile } from './duckdb/profile';
+import { postgresProfile } from './postgres/profile';
+import { velofluxProfile } from './veloflux/profile';
+
+/**
+ * Everything the product knows about one kind of target, in one place (ARCHITECTURE §7): how to
+ * reach it, what its SQL is called, how a plan compiles to it. Nothing outside this registry
+ * branches on a target's name; a new target is a folder with a profile and one entry below.
+ */
+export interface TargetProfile {
+  kind: TargetKind;
+  /** Shown to people: `veloFlux`, `DuckDB`, `PostgreSQL`. */
+  label: string;
+  /** What the target calls the things queries read from. */
+  sourceNoun: 'stream' | 'table';
+  /** Streaming engine: validated by a temp pipeline, output is a pipeline request, no preview. */
+  streaming: boolean;
+  /** Whether this deployment can reach the target (e.g. PostgreSQL needs POSTGRES_URL). */
+  configured(config: AppConfig): boolean;
+  /** Identifies the engine instance (hashed: a connection string may hold a password). */
+  instance(config: AppConfig): string;
+  /** The adapter; built once per process by the caller. */
+  create(config: AppConfig, hooks: TargetHooks): EngineTarget;
+  compiler: QueryCompiler;
+}
+
+/** Callbacks a process hands every adapter (telemetry, without the engine lib depending on it). */
+export interface TargetHooks {
+  onEngineCall?: (call: EngineCall) => void;
+}
+
+export const TARGETS: Readonly<Record<TargetKind, TargetProfile>> = {
+  veloflux: velofluxProfile,
+  duckdb: duckdbProfile,
+  postgres: postgresProfile,
+};
+
+export function targetProfile(kind: TargetKind): TargetProfile {
+  return TARGETS[kind];
+}
+
+/** Targets a session may choose in this deployment. */
+export function configuredTargets(config: AppConfig): TargetKind[] {
+  return (Object.keys(TARGETS) as TargetKind[]).filter((k) => TARGETS[k].configured(config));
+}
+
+/** A short stable key of the engine instance behind a target (catalog cache key). */
+export function instanceKey(kind: TargetKind, config: AppConfig): string {
+  return createHash('sha256').update(TARGETS[kind].instance(config)).digest('hex').slice(0, 12);
+}

@@ -1,0 +1,24 @@
+import type { TargetProfile } from '../targets';
+import { ManagerClient } from '../manager-client';
+import { VelofluxTarget } from './veloflux-target';
+import { velofluxCompiler } from './compiler';
+
+export const velofluxProfile: TargetProfile = {
+  kind: 'veloflux',
+  label: 'veloFlux',
+  sourceNoun: 'stream',
+  streaming: true,
+  configured: () => true,
+  instance: (config) => config.veloflux.url,
+  create: (config, hooks) =>
+    new VelofluxTarget(
+      new ManagerClient({
+        baseUrl: config.veloflux.url,
+        timeoutMs: config.veloflux.timeoutMs,
+        retries: config.veloflux.retries,
+        backoffMs: config.veloflux.backoffMs,
+        onCall: hooks.onEngineCall,
+      }),
+    ),
+  compiler: velofluxCompiler,
+};
