@@ -9,6 +9,19 @@ source scripts/env.sh
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Every tier writes a JSON report; the last line of the run (also after a failure) sums them up.
+REPORTS="$ROOT/tmp/test-reports"
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+summary() {
+  rc=$?
+  if [ -n "${POSTGRES_STOP:-}" ]; then eval "$POSTGRES_STOP" || true; fi
+  printf '\n== summary\n'
+  node tools/ci/summary.js "$REPORTS" unit integration e2e fuzz
+  exit $rc
+}
+trap summary EXIT
+jest_tier() { npx jest --selectProjects "$1" --json --outputFile="$REPORTS/$1.json" "${@:2}"; }
+
 # PostgreSQL for the postgres target's tests: POSTGRES_URL when given, else a throw-away cluster
 # from Debian's server package (installed when missing). Without one those cases skip, saying why.
 if [ -z "${POSTGRES_URL:-}" ]; then
@@ -18,7 +31,6 @@ if [ -z "${POSTGRES_URL:-}" ]; then
   fi
   if PG_ENV=$(bash tools/demo-data/start-postgres.sh); then
     set -a; eval "$PG_ENV"; set +a
-    trap 'eval "$POSTGRES_STOP"' EXIT
   else
     echo "PostgreSQL could not be started here; the postgres target's tests will be skipped" >&2
   fi
@@ -31,12 +43,14 @@ npm run --silent lint
 step "format"
 npm run --silent format:check
 step "unit tests"
-npx jest --selectProjects unit
+jest_tier unit
 step "integration tests (real Redis, real BullMQ, all services in-process)"
-npx jest --selectProjects integration --runInBand
+jest_tier integration --runInBand
 step "build"
 npm run --silent build
 step "end-to-end tests (services as separate processes, HTTP only)"
-npx jest --selectProjects e2e --runInBand
+jest_tier e2e --runInBand
 step "fuzz (schemathesis, generated from the gateway's OpenAPI document)"
-FUZZ_SKIP_BUILD=1 bash scripts/fuzz.sh
+# The fuzz run is one check in the totals (its own line above counts its requests).
+fuzz_report() { printf '{"numPassedTests":%d,"numFailedTests":%d,"numPendingTests":0}' "$1" "$2" >"$REPORTS/fuzz.json"; }
+if FUZZ_SKIP_BUILD=1 bash scripts/fuzz.sh; then fuzz_report 1 0; else fuzz_report 0 1; exit 1; fi
