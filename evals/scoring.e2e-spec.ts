@@ -172,6 +172,9 @@ describe('eval runner and scoring, with a scripted model', () => {
         LLM_BASE_URL: llmUrl,
         LLM_API_KEY: 'scripted',
         LLM_MODEL: 'scripted',
+        // The scripted model answers these items with free SQL and router JSON.
+        DRAFT_MODE: 'sql',
+        LINKING: 'false',
         LLM_MAX_RETRIES: '0',
         MAX_ATTEMPTS: '3',
         ENGINE_BACKOFF_MS: '10',

@@ -164,7 +164,7 @@ export function promptCost(examplesDir = DEFAULT_EXAMPLES_DIR): PromptCost {
   const engineError = `failed to create pipeline __nl2pipeline_tmp__bench_1_1: pipeline build error: Failed to compile expression: Unsupported expression: Unknown function: 'median'. Available custom functions: ${JSON.stringify(names)}`;
   const reviseE: Envelope = {
     ...draftE,
-    draft: { preview_text: badSql, sql: badSql, questions: [], assumptions: [] },
+    draft: { preview_text: badSql, sql: badSql, questions: [], assumptions: [], mode: 'sql', plan: null },
     validation: {
       ...draftE.validation,
       attempt: 1,

@@ -53,6 +53,9 @@ export class BenchStack {
       LLM_BASE_URL: llmUrl,
       LLM_API_KEY: 'bench-not-secret',
       LLM_MODEL: 'scripted',
+      // The bench measures orchestration over the scripted router and free-SQL drafter.
+      DRAFT_MODE: 'sql',
+      LINKING: 'false',
       LLM_TIMEOUT_MS: '60000',
       LLM_MAX_RETRIES: '1',
       GATEWAY_HOST: '127.0.0.1',

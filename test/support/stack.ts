@@ -43,6 +43,10 @@ export function testEnv(opts: StackOptions): Record<string, string> {
     VELOFLUX_URL: opts.managerUrl,
     LLM_BASE_URL: opts.llmUrl,
     LLM_API_KEY: 'test-key',
+    // The workflow scenarios script the router and free-SQL drafts; plan mode and linking have
+    // their own scenarios (test/integration/plan-mode.int-spec.ts), which override these.
+    DRAFT_MODE: 'sql',
+    LINKING: 'false',
     LLM_MODEL_ROUTER: 'scripted-router',
     LLM_MODEL_PREVIEW: 'scripted-preview',
     LLM_MODEL_REASONING: 'scripted-reasoning',

@@ -3,7 +3,7 @@ import { Processor } from '@nestjs/bullmq';
 import { QueueName } from '@nl2p/graph';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import type { LlmClient } from '@nl2p/llm';
-import { compactPrompts, LLM_CLIENT, routerNodes } from '@nl2p/nodes';
+import { compactPrompts, Engines, Grounding, LLM_CLIENT, routerNodes } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
 
 /** Classifies each new request's intent with the router model. */
@@ -12,8 +12,17 @@ export class RouterLlmWorker extends WorkflowWorker {
   protected readonly queue = QueueName.RouterLlm;
   protected readonly handlers: NodeHandlers;
 
-  constructor(@Inject(LLM_CLIENT) llm: LlmClient, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(LLM_CLIENT) llm: LlmClient,
+    grounding: Grounding,
+    engines: Engines,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     super();
-    this.handlers = routerNodes({ llm, compactPrompts: compactPrompts(config) });
+    this.handlers = routerNodes({
+      llm,
+      compactPrompts: compactPrompts(config),
+      linking: config.workflow.linking ? { grounding, profileOf: (e) => engines.profile(e.target) } : undefined,
+    });
   }
 }

@@ -3,7 +3,7 @@ import { Processor } from '@nestjs/bullmq';
 import { QueueName } from '@nl2p/graph';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import type { LlmClient } from '@nl2p/llm';
-import { compactPrompts, drafterNodes, Grounding, LLM_CLIENT } from '@nl2p/nodes';
+import { compactPrompts, drafterNodes, Engines, Grounding, LLM_CLIENT } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
 
 /** Drafts SQL (streamed deltas) and revises it from the engine's errors or the person's feedback. */
@@ -12,8 +12,22 @@ export class SqlDrafterWorker extends WorkflowWorker {
   protected readonly queue = QueueName.SqlDrafter;
   protected readonly handlers: NodeHandlers;
 
-  constructor(@Inject(LLM_CLIENT) llm: LlmClient, grounding: Grounding, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(LLM_CLIENT) llm: LlmClient,
+    grounding: Grounding,
+    engines: Engines,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     super();
-    this.handlers = drafterNodes({ llm, grounding, compactPrompts: compactPrompts(config) });
+    this.handlers = drafterNodes({
+      llm,
+      grounding,
+      compactPrompts: compactPrompts(config),
+      planning: {
+        mode: config.workflow.draftMode,
+        trustLinks: config.workflow.planTrustLinks,
+        profileOf: (e) => engines.profile(e.target),
+      },
+    });
   }
 }

@@ -1,4 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
+import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { QueueName } from '@nl2p/graph';
 import { Engines, Grounding, validatorNodes } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
@@ -9,8 +11,8 @@ export class ValidatorWorker extends WorkflowWorker {
   protected readonly queue = QueueName.Validator;
   protected readonly handlers: NodeHandlers;
 
-  constructor(engines: Engines, grounding: Grounding) {
+  constructor(engines: Engines, grounding: Grounding, @Inject(APP_CONFIG) config: AppConfig) {
     super();
-    this.handlers = validatorNodes({ engines, grounding });
+    this.handlers = validatorNodes({ engines, grounding, linkSources: config.workflow.linking });
   }
 }

@@ -41,13 +41,26 @@ export interface Catalog {
   syntax: SyntaxRule[];
   /** Dialect facts the engine's catalog does not state but its behaviour does (contract §7). */
   dialectNotes: string[];
+  /**
+   * SQL targets: table → text column → distinct values of its low-cardinality text columns, so
+   * the linker can tie a request's words to data. Streams hold no rows to read: absent there.
+   */
+  values?: Record<string, Record<string, string[]>>;
 }
 
 export type EngineErrorKind =
   'syntax' | 'unknown_stream' | 'unknown_column' | 'unknown_function' | 'semantic' | 'other';
 
 export type ValidationResult =
-  { ok: true; tmpId: string } | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
+  | {
+      ok: true;
+      tmpId: string;
+      /** SQL targets: validation ran the query, read-only and row-limited; these are its first rows. */
+      preview?: Preview;
+      /** SQL targets: why there are no rows although the plan was accepted (its time limit). */
+      previewError?: string;
+    }
+  | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
 
 /**
  * A target engine (ARCHITECTURE §7): grounding reads, validation, explain and cleanup.
@@ -83,5 +96,13 @@ export interface EngineTarget {
 
 /** A SQL target refused or failed to run a query (time limit, read-only violation, …). */
 export class TargetQueryError extends Error {
-  override readonly name = 'TargetQueryError';
+  override readonly name: string = 'TargetQueryError';
+}
+
+/**
+ * A query ran past the target's time limit. Not a verdict on the SQL (it was accepted, and may
+ * just read much data), so validation keeps it apart from a query that failed when it ran.
+ */
+export class QueryTimeLimitError extends TargetQueryError {
+  override readonly name = 'QueryTimeLimitError';
 }

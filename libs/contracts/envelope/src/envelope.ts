@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueryPlan } from '@nl2p/query-plan';
 
 /** Bump when the envelope's shape changes incompatibly; workers refuse other versions. */
 export const ENVELOPE_SCHEMA_VERSION = 1;
@@ -163,6 +164,10 @@ export const Envelope = z.object({
     sql: z.string().nullable(),
     assumptions: z.array(z.string()),
     questions: z.array(z.string()),
+    /** How this draft was written: a query plan compiled by the target, or free SQL. */
+    mode: z.enum(['plan', 'sql']).nullable().default(null),
+    /** Plan mode: the plan `sql` was compiled from (shown to the person beside the SQL). */
+    plan: QueryPlan.nullable().default(null),
   }),
   validation: z.object({
     tmp_pipeline_id: z.string().nullable(),
@@ -257,7 +262,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     feedback: null,
     draft: emptyDraft(),
     validation: freshValidation(opts.maxAttempts),
-    explain: { pretty: null, pipeline_request: null, preview: null, preview_error: null },
+    explain: emptyExplain(),
     sink: opts.sink,
     interrupt: null,
     answer: null,
@@ -268,7 +273,12 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
 }
 
 export function emptyDraft(): Envelope['draft'] {
-  return { preview_text: null, sql: null, assumptions: [], questions: [] };
+  return { preview_text: null, sql: null, assumptions: [], questions: [], mode: null, plan: null };
+}
+
+/** Nothing explained: what every turn starts from until the engine accepts SQL in that turn. */
+export function emptyExplain(): Envelope['explain'] {
+  return { pretty: null, pipeline_request: null, preview: null, preview_error: null };
 }
 
 export function freshValidation(maxAttempts: number): Envelope['validation'] {

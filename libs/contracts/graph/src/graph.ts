@@ -35,6 +35,13 @@ const stopIfInterrupted =
 const reviseOrGiveUp = (e: Envelope): Next =>
   e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up';
 
+/**
+ * After a draft or revision: a question stops the turn; a plan that could not be checked or
+ * compiled already failed locally (no SQL to check), so it goes to repair; else the local check.
+ */
+const afterDraft = (e: Envelope): Next =>
+  e.interrupt ? END : e.validation.error_stage === 'local' && e.validation.error ? reviseOrGiveUp(e) : 'prevalidate';
+
 /** The whole workflow (ARCHITECTURE §3). Every service imports this; none decides on its own. */
 export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   init_session: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => 'route_intent' },
@@ -59,7 +66,7 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   list_streams: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
   describe_stream: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
   ensure_active_stream: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: stopIfInterrupted('draft_sql') },
-  draft_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: stopIfInterrupted('prevalidate') },
+  draft_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: (e) => afterDraft(e) },
   prevalidate: {
     queue: QueueName.Validator,
     jobOptions: PURE_JOB,
@@ -70,7 +77,7 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
     jobOptions: ENGINE_JOB,
     next: (e) => (e.validation.ok ? 'explain' : reviseOrGiveUp(e)),
   },
-  revise_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: stopIfInterrupted('prevalidate') },
+  revise_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: (e) => afterDraft(e) },
   explain: { queue: QueueName.Explainer, jobOptions: ENGINE_JOB, next: () => 'cleanup' },
   cleanup: { queue: QueueName.Explainer, jobOptions: ENGINE_JOB, next: () => 'confirm' },
   confirm: { queue: QueueName.Explainer, jobOptions: PURE_JOB, next: () => END },

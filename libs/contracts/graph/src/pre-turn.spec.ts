@@ -62,6 +62,27 @@ describe('preTurn', () => {
     }
   });
 
+  it("feedback drops the previous plan and pipeline request: nothing unaccepted is shown as this turn's", () => {
+    const pending: Envelope = {
+      ...withStreams,
+      draft: { ...withStreams.draft, sql: 'SELECT a FROM s' },
+      explain: {
+        pretty: 'Project_1 …',
+        pipeline_request: { id: 'REPLACE_ME', sql: 'SELECT a FROM s' },
+        preview: null,
+        preview_error: null,
+      },
+      interrupt: { type: 'need_confirm', question: 'ok?', choices: null },
+    };
+    const d = preTurn(pending, { feedback: 'only above 30' });
+    expect(d.kind).toBe('run');
+    if (d.kind === 'run') {
+      expect(d.envelope.explain).toEqual({ pretty: null, pipeline_request: null, preview: null, preview_error: null });
+      // The SQL to revise stays: revise_sql starts from it.
+      expect(d.envelope.draft.sql).toBe('SELECT a FROM s');
+    }
+  });
+
   it('a plainly new request at need_confirm starts over', () => {
     const pending: Envelope = { ...withStreams, interrupt: { type: 'need_confirm', question: 'ok?', choices: null } };
     expect(preTurn(pending, { text: 'list the streams' })).toMatchObject({ kind: 'run', first: 'init_session' });

@@ -1,5 +1,6 @@
 import {
   emptyDraft,
+  emptyExplain,
   emptyMetrics,
   freshValidation,
   type Envelope,
@@ -56,7 +57,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
             ...base,
             status: 'idle',
             draft: emptyDraft(),
-            explain: { pretty: null, pipeline_request: null, preview: null, preview_error: null },
+            explain: emptyExplain(),
             answer: { kind: 'message', text: 'Discarded. Describe what you want instead.' },
           },
           'user',
@@ -69,7 +70,9 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
         kind: 'run',
         first: 'revise_sql',
         envelope: remember(
-          { ...base, feedback, validation: freshValidation(previous.validation.max_attempts) },
+          // The previous plan and request were for SQL this feedback replaces: nothing may be shown
+          // as this turn's plan until the engine accepts a revision.
+          { ...base, feedback, validation: freshValidation(previous.validation.max_attempts), explain: emptyExplain() },
           'user',
           `feedback: ${feedback}`,
         ),
@@ -137,7 +140,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
         requested_stream: input.stream ?? null,
         draft: emptyDraft(),
         validation: freshValidation(previous.validation.max_attempts),
-        explain: { pretty: null, pipeline_request: null, preview: null, preview_error: null },
+        explain: emptyExplain(),
       },
       'user',
       text,

@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { AppConfig } from '@nl2p/config';
 import type { TargetKind } from '@nl2p/envelope';
-import { DuckDbTarget, ManagerClient, PostgresTarget, VelofluxTarget, type EngineTarget } from '@nl2p/engine';
+import { configuredTargets, instanceKey, targetProfile, type EngineTarget, type TargetProfile } from '@nl2p/engine';
 import { LocalLlmClient, OpenAiLlmClient, type LlmClient, type LlmUsage } from '@nl2p/llm';
 import { recordEngineCall, recordLlmCall } from '@nl2p/telemetry';
 
 /**
- * The engines a deployment can reach, built on first use: each session names its target, and a
- * worker serves sessions of every configured target.
+ * The engines a deployment can reach, built on first use from the target registry: each session
+ * names its target, and a worker serves sessions of every configured target.
  */
 export class Engines {
   private readonly built = new Map<TargetKind, EngineTarget>();
@@ -17,29 +16,25 @@ export class Engines {
   for(kind: TargetKind): EngineTarget {
     let engine = this.built.get(kind);
     if (!engine) {
-      engine = this.create(kind);
+      engine = targetProfile(kind).create(this.config, { onEngineCall: recordEngineCall });
       this.built.set(kind, engine);
     }
     return engine;
   }
 
-  /** Targets a session may choose here. */
-  available(): TargetKind[] {
-    return this.config.postgres.url ? ['veloflux', 'duckdb', 'postgres'] : ['veloflux', 'duckdb'];
+  /** What the registry knows about a target (label, compiler, whether it streams). */
+  profile(kind: TargetKind): TargetProfile {
+    return targetProfile(kind);
   }
 
-  /**
-   * Identifies the engine instance behind a target, so catalogs of two engines never mix in the
-   * cache. Hashed: a connection string can hold a password.
-   */
+  /** Targets a session may choose here. */
+  available(): TargetKind[] {
+    return configuredTargets(this.config);
+  }
+
+  /** Identifies the engine instance behind a target, so catalogs of two engines never mix in the cache. */
   key(kind: TargetKind): string {
-    const raw =
-      kind === 'veloflux'
-        ? this.config.veloflux.url
-        : kind === 'duckdb'
-          ? this.config.duckdb.path
-          : (this.config.postgres.url ?? '');
-    return createHash('sha256').update(raw).digest('hex').slice(0, 12);
+    return instanceKey(kind, this.config);
   }
 
   async close(): Promise<void> {
@@ -47,32 +42,6 @@ export class Engines {
       if ('close' in engine && typeof engine.close === 'function') await (engine.close as () => Promise<void>)();
     }
     this.built.clear();
-  }
-
-  private create(kind: TargetKind): EngineTarget {
-    const { previewRows, queryTimeoutMs } = this.config.sqlTargets;
-    switch (kind) {
-      case 'veloflux':
-        return new VelofluxTarget(
-          new ManagerClient({
-            baseUrl: this.config.veloflux.url,
-            timeoutMs: this.config.veloflux.timeoutMs,
-            retries: this.config.veloflux.retries,
-            backoffMs: this.config.veloflux.backoffMs,
-            onCall: recordEngineCall,
-          }),
-        );
-      case 'duckdb':
-        return new DuckDbTarget({ path: this.config.duckdb.path, previewRows, queryTimeoutMs });
-      case 'postgres':
-        if (!this.config.postgres.url) throw new Error('target postgres is not configured: set POSTGRES_URL');
-        return new PostgresTarget({
-          connectionString: this.config.postgres.url,
-          schema: this.config.postgres.schema,
-          previewRows,
-          statementTimeoutMs: queryTimeoutMs,
-        });
-    }
   }
 }
 

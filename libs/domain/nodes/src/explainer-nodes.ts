@@ -20,11 +20,11 @@ export function explainerNodes({ engines }: { engines: Engines }): NodeHandlers 
       }
       const sql = e.draft.sql ?? '';
       const request = engine.buildPipelineRequest(sql, e.pipeline_id ?? PIPELINE_ID_PLACEHOLDER, e.sink);
-      // SQL targets show real rows; a preview that fails (e.g. its time limit) is an error the
-      // person must see, not a reason to hide the validated SQL and plan.
-      let preview: Preview | null = null;
-      let previewError: string | null = null;
-      if (engine.preview) {
+      // SQL targets show real rows, normally those validation already read; a preview that fails
+      // (e.g. its time limit) is an error the person must see, not a reason to hide the SQL.
+      let preview: Preview | null = e.explain.preview;
+      let previewError: string | null = e.explain.preview_error;
+      if (engine.preview && !preview && !previewError) {
         try {
           preview = await engine.preview(sql);
         } catch (err) {

@@ -9,11 +9,22 @@ import {
   type LlmClient,
 } from '@nl2p/llm';
 import { matchStream } from '@nl2p/graph';
-import type { NodeHandlers } from '@nl2p/queue';
+import type { DraftMode } from '@nl2p/config';
+import type { Envelope } from '@nl2p/envelope';
+import type { NodeHandlers, NodeRunContext } from '@nl2p/queue';
 import { QUESTION_PREFIX, draftMessages, reviseMessages, routerMessages } from '@nl2p/prompts';
 import { extractSql } from '@nl2p/sql-guard';
 import type { Grounding } from './grounding';
 import { sqlVocabularyFor } from './vocabulary';
+import {
+  draftFromPlan,
+  linkSchemaFor,
+  mentionedTable,
+  type PlanDraftingOptions,
+  type PlanDraftOutcome,
+} from './plan-drafting';
+import { classifyIntent } from '@nl2p/linking';
+import type { TargetProfile } from '@nl2p/engine';
 
 /**
  * The router's output schema for one turn: `stream` enumerated from the engine's streams, so a
@@ -42,12 +53,26 @@ export function routerSchema(streams: readonly string[]) {
 export function routerNodes({
   llm,
   compactPrompts = false,
+  linking,
 }: {
   llm: LlmClient;
   compactPrompts?: boolean;
+  /**
+   * Decide obvious intents from the request's links to the catalog, without an LLM call
+   * (ROUTE_BY_LINKS); the model is asked only when linking is inconclusive.
+   */
+  linking?: { grounding: Grounding; profileOf: (e: Envelope) => TargetProfile };
 }): NodeHandlers {
   return {
     async route_intent(e, ctx) {
+      if (linking && e.request) {
+        const schema = await linkSchemaFor(e, linking.grounding, linking.profileOf(e));
+        const intent = classifyIntent(e.request, schema);
+        if (intent) {
+          const stream = intent === 'nl2sql' ? null : mentionedTable(e.request, schema);
+          return { ...e, intent, requested_stream: stream ?? e.requested_stream };
+        }
+      }
       const { value } = await llm.json({
         role: 'router',
         signal: ctx.signal,
@@ -71,14 +96,23 @@ export function drafterNodes({
   llm,
   grounding,
   compactPrompts = false,
+  planning,
 }: {
   llm: LlmClient;
   grounding: Grounding;
   /** See `PromptOptions` in @nl2p/prompts; {@link compactPrompts} decides it from the config. */
   compactPrompts?: boolean;
+  /** Plan and auto modes (DRAFT_MODE); absent: free SQL only. */
+  planning?: Omit<PlanDraftingOptions, 'llm' | 'grounding' | 'compactPrompts'>;
 }): NodeHandlers {
+  const plans = planning && planning.mode !== 'sql' ? { ...planning, llm, grounding, compactPrompts } : null;
   return {
     async draft_sql(e, ctx) {
+      if (plans) {
+        const outcome = await draftFromPlan(e, ctx, plans, null);
+        const next = await fromPlanOutcome(e, ctx, outcome, plans.mode);
+        if (next) return next;
+      }
       const catalog = await grounding.catalog(e.target, e.digest_hash);
       const pending: Promise<void>[] = [];
       const { text } = await llm.text({
@@ -114,12 +148,22 @@ export function drafterNodes({
       }
       return {
         ...e,
-        draft: { preview_text: text, sql, questions: [], assumptions: [] },
+        draft: { preview_text: text, sql, questions: [], assumptions: [], mode: 'sql', plan: null },
         validation: { ...e.validation, attempt, ok: false, error: null, error_stage: null },
       };
     },
 
     async revise_sql(e, ctx) {
+      // Repairs and feedback revise in the mode the draft was written in.
+      if (plans && e.draft.mode !== 'sql') {
+        const outcome = await draftFromPlan(e, ctx, plans, {
+          previous: e.draft.sql,
+          error: e.validation.error,
+          feedback: e.feedback,
+        });
+        const next = await fromPlanOutcome({ ...e, feedback: null }, ctx, outcome, plans.mode);
+        if (next) return next;
+      }
       const catalog = await grounding.catalog(e.target, e.digest_hash);
       const vocabulary = sqlVocabularyFor(e, catalog, { activeStreamOnly: compactPrompts });
       const { value, text } = await llm.json({
@@ -146,11 +190,79 @@ export function drafterNodes({
       return {
         ...e,
         feedback: null,
-        draft: { preview_text: text, sql, questions: value.questions, assumptions: value.assumptions },
+        draft: {
+          preview_text: text,
+          sql,
+          questions: value.questions,
+          assumptions: value.assumptions,
+          mode: 'sql',
+          plan: null,
+        },
         validation: { ...e.validation, attempt, ok: false, error: null, error_stage: null },
       };
     },
   };
+}
+
+/**
+ * The envelope a plan-mode outcome leads to, or null when free SQL must be drafted instead
+ * (`auto` mode: the request is beyond the plan language, or no plan could be made of it).
+ */
+async function fromPlanOutcome(
+  e: Envelope,
+  ctx: NodeRunContext,
+  outcome: PlanDraftOutcome,
+  mode: DraftMode,
+): Promise<Envelope | null> {
+  const attempt = e.validation.attempt + 1;
+  switch (outcome.kind) {
+    case 'sql':
+      // The compiled SQL is the draft the person watches arrive (one delta: it is not generated).
+      await ctx.emit({ type: 'draft_delta', node: e.node ?? 'draft_sql', delta: outcome.sql });
+      return {
+        ...e,
+        draft: {
+          preview_text: outcome.sql,
+          sql: outcome.sql,
+          questions: [],
+          assumptions: outcome.assumptions,
+          mode: 'plan',
+          plan: outcome.plan,
+        },
+        validation: { ...e.validation, attempt, ok: false, error: null, error_stage: null },
+      };
+    case 'question':
+      return {
+        ...e,
+        draft: { ...e.draft, sql: null, questions: [outcome.question], mode: 'plan' },
+        interrupt: { type: 'need_clarification', question: outcome.question, choices: null },
+      };
+    case 'beyond':
+      return null;
+    case 'failed':
+      if (mode === 'auto') return null;
+      // No plan checked and compiled: a local failure for the repair loop, without an engine call.
+      return {
+        ...e,
+        draft: { ...e.draft, mode: 'plan' },
+        validation: {
+          ...e.validation,
+          attempt,
+          ok: false,
+          error: outcome.errors.join('\n'),
+          error_stage: 'local',
+          failures: [
+            ...e.validation.failures,
+            {
+              attempt,
+              sql: e.draft.sql ?? '(no SQL: the plan did not compile)',
+              stage: 'local',
+              error: outcome.errors.join('\n'),
+            },
+          ],
+        },
+      };
+  }
 }
 
 /** `QUESTION: …` on the first non-empty line (fences and quotes tolerated). */

@@ -4,14 +4,25 @@ import type { NodeHandlers } from '@nl2p/queue';
 import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
 import type { Engines } from './clients';
 import type { Grounding } from './grounding';
+import { linkSchemaFor } from './plan-drafting';
+import { linkRequest, proposePlan } from '@nl2p/linking';
 
 export interface ValidatorDeps {
   engines: Engines;
   grounding: Grounding;
+  /** Pick the table a request's words point at when several exist (LINK_SOURCES); default on. */
+  linkSources?: boolean;
 }
 
 /** Nodes run by the `validator` service: grounding reads, local and engine validation. */
-export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandlers {
+export function validatorNodes({ engines, grounding, linkSources = true }: ValidatorDeps): NodeHandlers {
+  /** The one source the request's words point at (no `need_stream` then), or undefined. */
+  const linkedSource = async (e: Envelope): Promise<string | undefined> => {
+    if (!linkSources || !e.request || e.streams.length < 2) return undefined;
+    const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+    const table = proposePlan(linkRequest(e.request, schema), schema).table;
+    return table && e.streams.includes(table) ? table : undefined;
+  };
   return {
     async init_session(e) {
       const engine = engines.for(e.target);
@@ -21,7 +32,9 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
       return {
         ...e,
         streams: names,
-        tables: e.target === 'veloflux' ? {} : Object.fromEntries(streams.map((s) => [s.name, s.columns])),
+        // Every source's columns: the linker picks the one a request's words point at, and SQL
+        // targets may join them.
+        tables: Object.fromEntries(streams.map((s) => [s.name, s.columns])),
         digest_hash: digestHash,
         active_stream: stillThere ? e.active_stream : null,
         stream_schema: stillThere ? e.stream_schema : null,
@@ -60,6 +73,9 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
       const engine = engines.for(e.target);
       const candidate =
         (e.requested_stream && matchStream(e.streams, e.requested_stream)) ||
+        // A request whose words point at one table is about that table, even when an earlier
+        // turn of the session used another one.
+        (await linkedSource(e)) ||
         (e.active_stream && matchStream(e.streams, e.active_stream)) ||
         (e.streams.length === 1 ? e.streams[0] : undefined);
       if (!candidate) {
@@ -120,6 +136,12 @@ export function validatorNodes({ engines, grounding }: ValidatorDeps): NodeHandl
         return {
           ...base,
           validation: { ...base.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId },
+          // SQL targets ran the query to validate it: its first rows are the preview.
+          explain: {
+            ...base.explain,
+            preview: result.preview ?? null,
+            preview_error: result.previewError ?? null,
+          },
         };
       }
       return failAttempt(base, 'engine', result.error, sql);

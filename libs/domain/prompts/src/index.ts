@@ -1,2 +1,3 @@
 export * from './grounding-text';
 export * from './prompts';
+export * from './plan-prompts';

@@ -1,6 +1,15 @@
 import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Preview, type TargetKind } from '@nl2p/envelope';
-import { TargetQueryError, type Catalog, type EngineTarget, type StreamInfo, type ValidationResult } from '../port';
+import {
+  QueryTimeLimitError,
+  TargetQueryError,
+  type Catalog,
+  type EngineTarget,
+  type StreamInfo,
+  type ValidationResult,
+} from '../port';
+import { readColumnValues } from '../sql/column-values';
+import { runForValidation } from '../sql/run-for-validation';
 import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
 import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
 import { duckDbColumn, jsonSafe, previewValueConverter } from './duckdb-values';
@@ -114,8 +123,12 @@ export class DuckDbTarget implements EngineTarget {
       description: typeof r.description === 'string' ? r.description : '',
       aliasOf: typeof r.alias_of === 'string' ? r.alias_of : null,
     }));
+    const values = await readColumnValues(await this.listStreams(), async (sql) =>
+      (await this.query(sql)).map((row) => Object.values(row)[0]),
+    );
     return {
       dialect: 'duckdb',
+      values,
       functions: withSyntaxFunctions(foldOverloads(overloads, DUCKDB_FUNCTION_NAMES)),
       syntax: DUCKDB_SYNTAX_RULES.map((r) => ({ ...r, notes: [...r.notes] })),
       dialectNotes: duckDbDialectNotes({ queryTimeoutMs: this.queryTimeoutMs, previewRows: this.previewRows }),
@@ -141,7 +154,6 @@ export class DuckDbTarget implements EngineTarget {
     }
     try {
       await this.planOf(sql);
-      return { ok: true, tmpId };
     } catch (err) {
       if (err instanceof RefusedQueryError) return { ok: false, tmpId, kind: 'semantic', error: err.message };
       if (err instanceof TargetQueryError) throw err;
@@ -150,6 +162,7 @@ export class DuckDbTarget implements EngineTarget {
         throw new TargetQueryError(`DuckDB failed while validating: ${message}`, { cause: err });
       return { ok: false, tmpId, kind: classifyDuckDbError(message), error: message };
     }
+    return runForValidation(tmpId, () => this.preview(sql));
   }
 
   /** The `EXPLAIN` plan of `sql` (validation created nothing under `tmpId` to read back). */
@@ -254,14 +267,14 @@ export class DuckDbTarget implements EngineTarget {
       );
       if (outcome === 'stuck') {
         release = false;
-        throw new TargetQueryError(
+        throw new QueryTimeLimitError(
           `query exceeded the ${this.queryTimeoutMs} ms time limit and did not stop when interrupted`,
         );
       }
       return outcome.value;
     } catch (err) {
       if (timedOut && !(err instanceof TargetQueryError) && isDuckDbInterrupt(errorText(err))) {
-        throw new TargetQueryError(`query exceeded the ${this.queryTimeoutMs} ms time limit`, { cause: err });
+        throw new QueryTimeLimitError(`query exceeded the ${this.queryTimeoutMs} ms time limit`, { cause: err });
       }
       throw err;
     } finally {

@@ -8,7 +8,16 @@ import {
   withSyntaxFunctions,
   type FunctionOverload,
 } from '../duckdb/sql-functions';
-import { TargetQueryError, type Catalog, type EngineTarget, type StreamInfo, type ValidationResult } from '../port';
+import {
+  QueryTimeLimitError,
+  TargetQueryError,
+  type Catalog,
+  type EngineTarget,
+  type StreamInfo,
+  type ValidationResult,
+} from '../port';
+import { readColumnValues } from '../sql/column-values';
+import { runForValidation } from '../sql/run-for-validation';
 import { asPgError, classifyPgError, formatPgError, isPgVerdict, PG_QUERY_CANCELED } from './classify';
 import { POSTGRES_SYNTAX_RULES, postgresDialectNotes } from './postgres-catalog';
 import { previewTypes } from './pg-values';
@@ -130,8 +139,14 @@ export class PostgresTarget implements EngineTarget {
       }));
       return [base, ...shorter];
     });
+    const values = await readColumnValues(await this.listStreams(), async (sql) =>
+      (await this.session((client) => client.query<Record<string, unknown>>(sql))).rows.map(
+        (row) => Object.values(row)[0],
+      ),
+    );
     return {
       dialect: 'postgres',
+      values,
       functions: withSyntaxFunctions(foldOverloads(preferCommonOverloads(overloads), POSTGRES_FUNCTION_NAMES)),
       syntax: POSTGRES_SYNTAX_RULES.map((r) => ({ ...r, notes: [...r.notes] })),
       dialectNotes: postgresDialectNotes({
@@ -161,7 +176,6 @@ export class PostgresTarget implements EngineTarget {
     }
     try {
       await this.planOf(sql);
-      return { ok: true, tmpId };
     } catch (err) {
       const pgError = asPgError(err);
       if (pgError && pgError.code !== PG_QUERY_CANCELED && isPgVerdict(pgError.code)) {
@@ -174,6 +188,7 @@ export class PostgresTarget implements EngineTarget {
       }
       throw this.failure('validating', err);
     }
+    return runForValidation(tmpId, () => this.preview(sql));
   }
 
   /** The `EXPLAIN` plan of `sql` (validation created nothing under `tmpId` to read back). */
@@ -243,7 +258,7 @@ export class PostgresTarget implements EngineTarget {
     if (err instanceof TargetQueryError) return err;
     const pgError = asPgError(err);
     if (pgError?.code === PG_QUERY_CANCELED) {
-      return new TargetQueryError(`query exceeded the ${this.statementTimeoutMs} ms time limit`, { cause: err });
+      return new QueryTimeLimitError(`query exceeded the ${this.statementTimeoutMs} ms time limit`, { cause: err });
     }
     const message = pgError ? formatPgError(pgError) : err instanceof Error ? err.message : String(err);
     return new TargetQueryError(`PostgreSQL failed while ${what}: ${message}`, { cause: err });

@@ -97,6 +97,23 @@ export const EnvSchema = z.object({
   /** `compact` prompts (columns and rules, no function catalog) suit small models; `full` big ones. */
   LOCAL_PROMPTS: z.enum(['compact', 'full']).default('compact'),
 
+  /**
+   * How drafts are written: `plan` (the LLM fills a typed query plan under an enumerated schema,
+   * each target compiles it), `sql` (free SQL), `auto` (a plan, free SQL only for what the plan
+   * language cannot say). Unset: `plan` for the embedded model, `auto` for a server.
+   */
+  DRAFT_MODE: z.enum(['plan', 'sql', 'auto']).optional(),
+  /**
+   * Deterministic linking of the request's words to the catalog decides obvious intents without
+   * the router model, and picks the one table a request points at instead of asking.
+   */
+  LINKING: bool(true),
+  /**
+   * Plan mode: take the linker's plan without a model call when linking was conclusive. Unset:
+   * on for the embedded model (it would only copy or spoil it), off for a server.
+   */
+  PLAN_TRUST_LINKS: z.enum(['true', 'false']).optional(),
+
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   SINK_TYPE: z.string().default('mqtt'),
   SINK_BROKER_URL: z.string().default('tcp://127.0.0.1:1883'),
@@ -127,6 +144,7 @@ export const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+export type DraftMode = 'plan' | 'sql' | 'auto';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -202,7 +220,7 @@ export interface AppConfig {
       prompts: 'compact' | 'full';
     };
   };
-  workflow: { maxAttempts: number };
+  workflow: { maxAttempts: number; draftMode: DraftMode; linking: boolean; planTrustLinks: boolean };
   sink: { type: string; props: Record<string, unknown> };
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
   worker: { concurrency: number; backoffFactor: number };
@@ -213,6 +231,7 @@ export interface AppConfig {
 }
 
 function toAppConfig(e: Env): AppConfig {
+  const provider = e.LLM_PROVIDER === 'auto' ? (e.LLM_BASE_URL ? 'openai' : 'local') : e.LLM_PROVIDER;
   return {
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     gateway: { host: e.GATEWAY_HOST, port: e.GATEWAY_PORT, turnWaitTimeoutMs: e.TURN_WAIT_TIMEOUT_MS },
@@ -240,7 +259,7 @@ function toAppConfig(e: Env): AppConfig {
       backoffMs: e.ENGINE_BACKOFF_MS,
     },
     llm: {
-      provider: e.LLM_PROVIDER === 'auto' ? (e.LLM_BASE_URL ? 'openai' : 'local') : e.LLM_PROVIDER,
+      provider,
       baseUrl: e.LLM_BASE_URL ?? DEFAULT_LLM_BASE_URL,
       apiKey: e.LLM_API_KEY,
       models: {
@@ -262,7 +281,12 @@ function toAppConfig(e: Env): AppConfig {
         prompts: e.LOCAL_PROMPTS,
       },
     },
-    workflow: { maxAttempts: e.MAX_ATTEMPTS },
+    workflow: {
+      maxAttempts: e.MAX_ATTEMPTS,
+      draftMode: e.DRAFT_MODE ?? (provider === 'local' ? 'plan' : 'auto'),
+      linking: e.LINKING,
+      planTrustLinks: e.PLAN_TRUST_LINKS ? e.PLAN_TRUST_LINKS === 'true' : provider === 'local',
+    },
     sink:
       e.SINK_TYPE === 'mqtt'
         ? { type: 'mqtt', props: { broker_url: e.SINK_BROKER_URL, topic: e.SINK_TOPIC, qos: e.SINK_QOS } }
