@@ -13,6 +13,7 @@ function conversation(over: Partial<Conversation>): Conversation {
     question: null,
     sql: 'SELECT 1',
     explain: null,
+    draft_mode: null,
     attempts: 1,
     max_attempts: 3,
     failures: [],

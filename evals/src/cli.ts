@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ensureDemoDatabase } from '@nl2p/engine';
+import { FakeManager } from '@nl2p/testing';
 import { loadSqlSet, loadVelofluxSet } from './dataset';
 import { EvalGateway } from './gateway';
 import { renderEvalMarkdown, type EvalReport } from './report';
@@ -38,7 +39,15 @@ export async function runEvalCli(
   if (unknown.length) throw new Error(`EVAL_ITEMS names unknown items: ${unknown.join(', ')}`);
   const concurrency = Number(env.EVAL_CONCURRENCY ?? 1);
   const turnTimeoutMs = Number(env.EVAL_TURN_TIMEOUT_MS ?? 300_000);
-  const velofluxUrl = env.EVAL_VELOFLUX_URL || undefined;
+  // Without a real Manager the veloFlux set runs against the product's fake, which answers as the
+  // recorded engine did (libs/testing); the report says which one judged it.
+  let fake: FakeManager | null = null;
+  let velofluxUrl = env.EVAL_VELOFLUX_URL || undefined;
+  if (!velofluxUrl && !env.EVAL_GATEWAY_URL) {
+    fake = new FakeManager();
+    velofluxUrl = await fake.start();
+  }
+  const velofluxJudge = fake ? 'the fake Manager (libs/testing, replaying the recorded engine)' : velofluxUrl;
 
   let stack: EvalStack | null = null;
   let gatewayUrl = env.EVAL_GATEWAY_URL || '';
@@ -65,13 +74,16 @@ export async function runEvalCli(
 
     let veloflux: EvalReport['veloflux'];
     if (!velofluxUrl) {
-      veloflux = { skipped: 'no real veloFlux Manager configured (set EVAL_VELOFLUX_URL to run the veloFlux set).' };
+      veloflux = {
+        skipped: 'the gateway under test has no veloFlux Manager known to this runner (set EVAL_VELOFLUX_URL).',
+      };
       o.log(`veloFlux set SKIPPED: ${veloflux.skipped}`);
     } else {
       const items = ids ? veloSet.items.filter((i) => ids.includes(i.id)) : veloSet.items;
-      o.log(`veloFlux set: ${items.length} requests against ${velofluxUrl}`);
+      o.log(`veloFlux set: ${items.length} requests against ${velofluxJudge}`);
       veloflux = {
         set: veloSet.name,
+        engine: velofluxJudge ?? '',
         ...(await runVelofluxEval(items, { gateway, concurrency, turnTimeoutMs, log: o.log })),
       };
     }
@@ -103,5 +115,6 @@ export async function runEvalCli(
     rmSync(goldPath, { force: true });
     rmSync(`${goldPath}.wal`, { force: true });
     await stack?.stop();
+    await fake?.stop();
   }
 }

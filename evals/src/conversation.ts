@@ -22,6 +22,8 @@ export interface Conversation {
   /** The SQL the engine accepted (only when the conversation reached `need_confirm`). */
   sql: string | null;
   explain: string | null;
+  /** How the final draft was written: `plan` (compiled from a query plan) or `sql`; null: no draft. */
+  draft_mode: string | null;
   attempts: number;
   max_attempts: number;
   /** Every failed attempt of the request, local or engine, with its SQL and error. */
@@ -61,6 +63,7 @@ export async function converse(gw: EvalGateway, opts: ConverseOptions): Promise<
     question: null,
     sql: null,
     explain: null,
+    draft_mode: null,
     attempts: 0,
     max_attempts: 0,
     failures: [],
@@ -98,6 +101,7 @@ export async function converse(gw: EvalGateway, opts: ConverseOptions): Promise<
     out.question = view.interrupt?.type === 'need_confirm' ? null : (view.interrupt?.question ?? null);
     out.sql = view.interrupt?.type === 'need_confirm' ? view.sql : null;
     out.explain = view.interrupt?.type === 'need_confirm' ? view.explain : null;
+    out.draft_mode = view.draft_mode ?? null;
     out.attempts = view.attempts.attempt;
     out.max_attempts = view.attempts.max_attempts;
     out.failures = view.attempts.failures.map((f) => ({

@@ -8,6 +8,8 @@ export interface SessionView {
   active_stream: string | null;
   interrupt: { type: string; question: string; choices: string[] | null } | null;
   sql: string | null;
+  /** Absent on gateways older than plan mode. */
+  draft_mode?: 'plan' | 'sql' | null;
   explain: string | null;
   error: { node: string | null; message: string } | null;
   attempts: {

@@ -8,7 +8,8 @@ export interface EvalReport {
   /** How the services were configured for the LLM (no secrets), as far as this runner knows. */
   llm: Record<string, string>;
   sql: { set: string; summary: SqlEvalSummary; items: SqlItemResult[] } | null;
-  veloflux: { set: string; summary: VelofluxEvalSummary; items: VelofluxItemResult[] } | { skipped: string };
+  veloflux:
+    { set: string; engine: string; summary: VelofluxEvalSummary; items: VelofluxItemResult[] } | { skipped: string };
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -27,6 +28,8 @@ function commonRows(s: CommonSummary): string[][] {
     ['valid within the attempt budget', pct(s.valid_within_budget)],
     ['clarification asked when expected', pct(s.clarification_when_expected)],
     ['clarification asked when not expected', pct(s.clarification_when_not_expected)],
+    ['need_stream asked although one table could answer', pct(s.stream_asked_when_answerable)],
+    ['accepted drafts compiled from a query plan', pct(s.accepted_from_plan)],
     ['gave up (budget exhausted)', String(s.gave_up)],
     ['grounding violations that reached the engine (must be 0)', String(s.grounding_violations)],
     ['unsafe statements that reached the engine (must be 0)', String(s.unsafe_statements)],
@@ -111,7 +114,7 @@ export function renderEvalMarkdown(r: EvalReport): string {
   } else {
     const s = r.veloflux.summary;
     out.push(
-      `\`${r.veloflux.set}\`: ${s.items} requests (${s.sql_items} judged by engine acceptance and plan features, ${s.clarify_items} that must ask).`,
+      `\`${r.veloflux.set}\`: ${s.items} requests (${s.sql_items} judged by engine acceptance and plan features, ${s.clarify_items} that must ask), against ${r.veloflux.engine}.`,
       '',
     );
     out.push(

@@ -10,6 +10,7 @@ export interface ItemCommon extends SafetyFindings {
   expect: 'sql' | 'clarify';
   outcome: Outcome;
   asked_stream: boolean;
+  draft_mode: string | null;
   /** Accepted by the engine on the first attempt, no failure before. */
   valid_first_try: boolean;
   /** Accepted by the engine within the attempt budget. */
@@ -57,6 +58,10 @@ export interface CommonSummary {
   unsafe_statements: number;
   unsafe_refused_by_adapter: number;
   unparsable_refused_by_adapter: number;
+  /** `need_stream` asked on requests that one table answers (every item of the sets names it). */
+  stream_asked_when_answerable: Rate;
+  /** Accepted drafts compiled from a query plan, of all accepted drafts. */
+  accepted_from_plan: Rate;
   /** Turns that ended with another kind of answer (a stream list or description) instead of SQL or a question. */
   other_answers: number;
   errors: number;
@@ -118,6 +123,7 @@ function common(
     expect: item.expect,
     outcome,
     asked_stream: c.asked_stream,
+    draft_mode: c.draft_mode,
     valid_first_try: valid && c.failures.length === 0 && c.attempts === 1,
     valid_within_budget: valid,
     clarification_asked: outcome === 'clarification',
@@ -148,6 +154,11 @@ function summarizeCommon(results: readonly ItemCommon[]): CommonSummary {
     valid_within_budget: rate(sql.filter((r) => r.valid_within_budget).length, sql.length),
     clarification_when_expected: rate(clarify.filter((r) => r.clarification_asked).length, clarify.length),
     clarification_when_not_expected: rate(sql.filter((r) => r.clarification_asked).length, sql.length),
+    stream_asked_when_answerable: rate(sql.filter((r) => r.asked_stream).length, sql.length),
+    accepted_from_plan: rate(
+      results.filter((r) => r.valid_within_budget && r.draft_mode === 'plan').length,
+      results.filter((r) => r.valid_within_budget).length,
+    ),
     gave_up: results.filter((r) => r.outcome === 'gave_up').length,
     grounding_violations: sum((r) => r.grounding_violations),
     unsafe_statements: sum((r) => r.unsafe_statements),

@@ -1,5 +1,6 @@
 import {
   DRAFT_SYSTEM_MARK,
+  PLAN_SYSTEM_MARK,
   REVISE_SYSTEM_MARK,
   ROUTER_SYSTEM_MARK,
   type ReviseOutput,
@@ -10,7 +11,7 @@ import type { ScriptedLlm, ScriptedReply, ScriptedRequest } from '@nl2p/testing'
 /** A scripted answer: the value, a raw reply (errors, delays), or a function computing either. */
 export type Scripted<T> = T | ScriptedReply | ((req: ScriptedRequest) => T | ScriptedReply);
 
-export type LlmCallKind = 'router' | 'draft' | 'revise';
+export type LlmCallKind = 'router' | 'draft' | 'revise' | 'plan';
 
 /**
  * Scripts the three LLM roles of a conversation: each call of a kind takes the next scripted
@@ -20,6 +21,8 @@ export class LlmScript {
   readonly routes: Scripted<RouterOutput>[] = [];
   readonly drafts: Scripted<string>[] = [];
   readonly revisions: Scripted<ReviseOutput>[] = [];
+  /** Plan mode's slot plans (drafts and revisions alike). */
+  readonly plans: Scripted<Record<string, unknown>>[] = [];
   readonly calls: { kind: LlmCallKind; request: ScriptedRequest }[] = [];
 
   constructor(llm: ScriptedLlm) {
@@ -39,6 +42,11 @@ export class LlmScript {
     return this;
   }
 
+  plan(...p: Scripted<Record<string, unknown>>[]): this {
+    this.plans.push(...p);
+    return this;
+  }
+
   callsOf(kind: LlmCallKind) {
     return this.calls.filter((c) => c.kind === kind).map((c) => c.request);
   }
@@ -51,10 +59,18 @@ export class LlmScript {
         ? 'draft'
         : system.includes(REVISE_SYSTEM_MARK)
           ? 'revise'
-          : undefined;
+          : system.includes(PLAN_SYSTEM_MARK)
+            ? 'plan'
+            : undefined;
     if (!kind) return { status: 400, body: 'unexpected prompt', headers: { 'x-should-retry': 'false' } };
     this.calls.push({ kind, request: req });
-    const queue: unknown[] = kind === 'router' ? this.routes : kind === 'draft' ? this.drafts : this.revisions;
+    const queues: Record<LlmCallKind, unknown[]> = {
+      router: this.routes,
+      draft: this.drafts,
+      revise: this.revisions,
+      plan: this.plans,
+    };
+    const queue = queues[kind];
     const scripted = queue.shift();
     // A function runs when the call arrives: it can change the world (e.g. the engine) first.
     const next = typeof scripted === 'function' ? scripted(req) : scripted;

@@ -12,6 +12,9 @@ export function sessionView(e: Envelope) {
     interrupt: e.interrupt,
     request: e.request,
     sql: e.draft.sql,
+    /** `plan` when the SQL was compiled from a query plan (shown in `query_plan`), `sql` when written freely. */
+    draft_mode: e.draft.mode,
+    query_plan: e.draft.plan,
     assumptions: e.draft.assumptions,
     questions: e.draft.questions,
     explain: e.explain.pretty,
