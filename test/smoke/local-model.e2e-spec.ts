@@ -32,7 +32,9 @@ describe('the start command with no LLM configured (embedded local model)', () =
       throw new Error(`${MODEL} is missing: scripts/bootstrap.sh fetches it (or run scripts/fetch-model.sh)`);
     }
     // Only what a person on a bare machine would have: no LLM_* key at all.
-    run = await StartCommandRun.start({ LOCAL_THREADS: '1' });
+    // The free-SQL path with the embedded model (plan mode and linking, the defaults, would
+    // answer this request without a model call: test/smoke/newcomer.e2e-spec.ts covers them).
+    run = await StartCommandRun.start({ LOCAL_THREADS: '1', DRAFT_MODE: 'sql', LINKING: 'false' });
     const output = run.output;
     expect(output).toContain('nl2pipeline is running.');
     expect(output).toMatch(/target:\s+duckdb/);

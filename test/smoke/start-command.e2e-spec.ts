@@ -21,7 +21,13 @@ describe('the start command', () => {
 
   it('starts everything, serves a conversation against DuckDB, and stops cleanly', async () => {
     const llmUrl = await llm.start();
-    run = await StartCommandRun.start({ LLM_BASE_URL: llmUrl, LLM_MODEL: 'scripted' });
+    // The scripted model answers the router and a free-SQL draft.
+    run = await StartCommandRun.start({
+      LLM_BASE_URL: llmUrl,
+      LLM_MODEL: 'scripted',
+      DRAFT_MODE: 'sql',
+      LINKING: 'false',
+    });
     const output = run.output;
     expect(output).toContain('nl2pipeline is running.');
     expect(output).toContain(run.url);
