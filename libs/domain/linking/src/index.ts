@@ -1,0 +1,4 @@
+export { linkRequest, type LinkOptions } from './link';
+export { proposePlan, joinKeyOf } from './propose';
+export { classifyIntent } from './intent';
+export type * from './types';

@@ -1,0 +1,577 @@
+import type { AggregateFn } from '@nl2p/query-plan';
+import { CONCEPTS, CUE_WORDS, FILLER_WORDS, FUNCTION_WORDS, REQUEST_VERBS } from './lexicon';
+import { conceptColumns, findTerms } from './match';
+import { findComparisons } from './numbers';
+import { findDirection, findLimits, superlativeAt, SUPERLATIVES } from './order';
+import { buildIndex, type SchemaIndex } from './schema-index';
+import { numberOf, singular, tokenize, type Token } from './text';
+import { findTimeGroups, findTimeRanges } from './time';
+import type {
+  AggregateLink,
+  ArithmeticLink,
+  ArithmeticNode,
+  ComparisonLink,
+  GroupLink,
+  LinkSchema,
+  Links,
+  OrderLink,
+  Span,
+  TermLink,
+} from './types';
+
+const range = (a: number, b: number) => Array.from({ length: Math.max(0, b - a) }, (_, k) => a + k);
+
+/** Single-word aggregate cues. Superlatives (`highest`) are aggregates or orderings: see order.ts. */
+const AGGREGATE_WORDS: Record<string, AggregateFn> = {
+  average: 'avg',
+  averages: 'avg',
+  avg: 'avg',
+  mean: 'avg',
+  sum: 'sum',
+  total: 'sum',
+  totals: 'sum',
+  count: 'count',
+  maximum: 'max',
+  max: 'max',
+  peak: 'max',
+  minimum: 'min',
+  min: 'min',
+};
+const DISTINCT_WORDS = new Set(['distinct', 'different', 'unique']);
+const NEGATIONS = new Set(['not', 'never', 'neither', 'nor', 'except', 'excluding', 'exclude', 'without', 'no']);
+const OPERATORS: Record<string, ArithmeticNode['op']> = {
+  times: '*',
+  '*': '*',
+  '×': '*',
+  x: '*',
+  multiplied: '*',
+  plus: '+',
+  '+': '+',
+  minus: '-',
+  divided: '/',
+};
+const PROJECTION_VERBS = new Set(['show', 'list', 'give', 'return', 'display', 'select', 'get', 'find', 'print', 'provide', 'tell', 'output', 'include', 'fetch']);
+const SCOPE_CLOSERS = new Set([
+  'where',
+  'whose',
+  'that',
+  'which',
+  'who',
+  'if',
+  'when',
+  'only',
+  'but',
+  'whereas',
+  'while',
+  'having',
+  'from',
+  'for',
+  'in',
+  'on',
+  'during',
+  'since',
+  'between',
+  'per',
+  'by',
+  'over',
+]);
+const POSSESSIVES = new Set(['the', 'that', 'their', 'its', 'his', 'her', 'each', 'this', 'those', 'these', 'every']);
+const SORT_VERBS = new Set(['sorted', 'sort', 'ranked', 'rank', 'order', 'ordered', 'arranged']);
+
+export interface LinkOptions {
+  /** What "last 7 days" is relative to; default the current time. */
+  now?: Date;
+}
+
+/** What every word or phrase of the request maps to in the schema: see {@link Links}. */
+export function linkRequest(text: string, schema: LinkSchema, options: LinkOptions = {}): Links {
+  return linkWithIndex(text, buildIndex(schema), options);
+}
+
+export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOptions = {}): Links {
+  const tokens = tokenize(text);
+  const now = options.now ?? new Date();
+  const taken = new Set<number>();
+  const take = (idx: Iterable<number>) => {
+    for (const k of idx) taken.add(k);
+  };
+  const slice = (s: number, e: number) => text.slice(tokens[s]?.start ?? 0, tokens[e - 1]?.end ?? 0);
+  const norm = (k: number) => tokens[k]?.norm ?? '';
+
+  // 1. Dates, time grouping and limits own their numbers before anything reads them as values.
+  const timeRanges = findTimeRanges(tokens, text, now).map((f) => {
+    take(f.tokens);
+    return f.link;
+  });
+  const timeGroups = findTimeGroups(tokens, index.streaming, text)
+    .filter((f) => !f.tokens.some((k) => taken.has(k)))
+    .map((f) => {
+      take(f.tokens);
+      return f.link;
+    });
+  const limits = findLimits(tokens, taken);
+  for (const l of limits) take(range(l.start, l.end));
+  const direction = findDirection(tokens);
+  if (direction) take(range(direction.start, direction.end));
+
+  // 2. Comparisons: the cue, the number and its unit (a column between cue and number stays free).
+  const found = findComparisons(tokens, taken);
+  for (const c of found) {
+    take(range(c.cueStart, c.cueEnd));
+    take(range(c.numberAt, c.end));
+  }
+
+  // 3. Aggregate and superlative cues, unless the words name a column outright (`total_amount`).
+  const cueAt = new Map<number, { fn: AggregateFn | null; superlative: boolean; end: number }>();
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken.has(i)) continue;
+    const w = norm(i);
+    if (w === 'how' && (norm(i + 1) === 'many' || norm(i + 1) === 'much')) {
+      cueAt.set(i, { fn: norm(i + 1) === 'many' ? 'count' : null, superlative: false, end: i + 2 });
+      i++;
+      continue;
+    }
+    if (w === 'number' && norm(i + 1) === 'of') {
+      cueAt.set(i, { fn: 'count', superlative: false, end: i + 2 });
+      i++;
+      continue;
+    }
+    const sup = superlativeAt(tokens, i);
+    if (sup) {
+      cueAt.set(i, { fn: sup.fn, superlative: true, end: sup.end });
+      i = sup.end - 1;
+      continue;
+    }
+    const fn = AGGREGATE_WORDS[w];
+    if (fn && !namesColumn(tokens, i, index)) {
+      // "in total" after a count is only emphasis; kept as a weak sum cue the proposer may drop.
+      cueAt.set(i, { fn, superlative: false, end: i + 1 });
+    }
+  }
+  const cueTokens = new Set<number>();
+  for (const [i, c] of cueAt) for (const k of range(i, c.end)) cueTokens.add(k);
+  // Distinct markers.
+  let distinct = false;
+  const distinctAt = new Set<number>();
+  for (let i = 0; i < tokens.length; i++) {
+    if (DISTINCT_WORDS.has(norm(i))) distinctAt.add(i);
+    if (norm(i) === 'once' && tokens.slice(Math.max(0, i - 4), i).some((t) => t.norm === 'each')) distinct = true;
+    if (norm(i) === 'duplicates' || norm(i) === 'duplicate') distinct = true;
+  }
+
+  // 4. Terms: tables, columns, values.
+  const blocked = new Set([...taken, ...cueTokens, ...distinctAt]);
+  const terms = findTerms(tokens, index, blocked).map((t) => ({ ...t, text: slice(t.start, t.end) }));
+  const termAt = new Map<number, TermLink>();
+  for (const t of terms) for (const k of range(t.start, t.end)) termAt.set(k, t);
+
+  // 5. Negation: `not cancelled`, `neither cancelled nor returned`, `except books`.
+  for (let i = 0; i < tokens.length; i++) {
+    const w = norm(i);
+    const negation = NEGATIONS.has(w) || /n['’]t$/.test(tokens[i]?.text ?? '') || (w === 'other' && norm(i + 1) === 'than');
+    if (!negation || taken.has(i)) continue;
+    let k = i + 1;
+    let hit = false;
+    while (k < tokens.length && k <= i + 6) {
+      const t = termAt.get(k);
+      if (t && t.values.length) {
+        t.negated = true;
+        hit = true;
+        k = t.end;
+        continue;
+      }
+      const nw = norm(k);
+      if (t && !t.values.length) break;
+      if (hit && !['or', 'nor', 'and', ',', 'the', 'a', 'any'].includes(nw)) break;
+      if (!hit && !FUNCTION_WORDS.has(nw) && !REQUEST_VERBS.has(nw) && nw !== 'than' && tokens[k]?.kind !== 'punct') break;
+      k++;
+    }
+  }
+
+  // 6. Projection scope: what `show …`, `: …`, `with the …` list.
+  const scope = projectionScope(tokens);
+  for (const t of terms) t.projected = range(t.start, t.end).some((k) => scope[k]);
+
+  // 7. Arithmetic between terms (`quantity times unit price`).
+  const arithmetic: ArithmeticLink[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const op = OPERATORS[norm(i)];
+    if (!op) continue;
+    const opEnd = (norm(i) === 'multiplied' || norm(i) === 'divided') && norm(i + 1) === 'by' ? i + 2 : i + 1;
+    const left = termAt.get(i - 1);
+    const leftNumber = left ? null : numberOf(tokens[i - 1]);
+    let r = opEnd;
+    while (norm(r) === 'the' || norm(r) === 'its') r++;
+    const right = termAt.get(r);
+    const rightNumber = right ? null : numberOf(tokens[r]);
+    if ((!left && leftNumber === null) || (!right && rightNumber === null)) continue;
+    const rightOperand = right ? { term: right.id } : { number: rightNumber ?? 0 };
+    const prev = arithmetic.at(-1);
+    const chained = prev && left && prev.end === left.end;
+    const leftOperand = chained ? { node: prev.expr } : left ? { term: left.id } : { number: leftNumber ?? 0 };
+    const expr: ArithmeticNode = { op, left: leftOperand, right: rightOperand };
+    const start = chained ? prev.start : left ? left.start : i - 1;
+    const end = right ? right.end : r + 1;
+    if (chained) arithmetic.pop();
+    arithmetic.push({ id: arithmetic.length, start, end, text: slice(start, end), expr, defines: [] });
+    take(range(i, opEnd));
+  }
+  const arithAt = new Map<number, ArithmeticLink>();
+  for (const a of arithmetic) {
+    for (const k of range(a.start, a.end)) arithAt.set(k, a);
+    a.defines = definedWords(tokens, a, termAt);
+  }
+  const defined = new Set(arithmetic.flatMap((a) => a.defines));
+
+  // 8. Aggregates and their targets.
+  const aggregates: AggregateLink[] = [];
+  const aggAt = new Map<number, number>();
+  for (const [i, c] of [...cueAt].sort((a, b) => a[0] - b[0])) {
+    if (!c.fn) continue;
+    let k = c.end;
+    let isDistinct = false;
+    let target: AggregateLink['target'] = null;
+    let countsRows = false;
+    while (k < tokens.length) {
+      const t = termAt.get(k);
+      const a = arithAt.get(k);
+      if (a) {
+        target = { arithmetic: a.id };
+        break;
+      }
+      if (t) {
+        target = { term: t.id };
+        countsRows = c.fn === 'count' && t.tables.length > 0 && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0);
+        break;
+      }
+      const w = norm(k);
+      if (distinctAt.has(k)) {
+        isDistinct = true;
+        k++;
+        continue;
+      }
+      // A defined word (`revenue`) stands for its arithmetic, wherever it is said.
+      if (defined.has(w)) {
+        const def = arithmetic.find((x) => x.defines.includes(w));
+        if (def) target = { arithmetic: def.id };
+        break;
+      }
+      const other = cueAt.get(k);
+      if (other) {
+        k = other.end;
+        continue;
+      }
+      if (w === '(' && arithAt.get(k + 1)) {
+        k++;
+        continue;
+      }
+      if (FUNCTION_WORDS.has(w) && !['per', 'by', 'for', 'in', 'over', 'across', 'than', 'each', 'every'].includes(w)) {
+        k++;
+        continue;
+      }
+      // `total revenue (…)`: an undefined noun right before the bracketed arithmetic.
+      if (tokens[k]?.kind === 'word' && norm(k + 1) === '(' && arithAt.get(k + 2)) {
+        k += 2;
+        continue;
+      }
+      if ((FILLER_WORDS.has(w) || CUE_WORDS.has(w)) && tokens[k]?.kind === 'word' && !taken.has(k)) {
+        k++;
+        continue;
+      }
+      break;
+    }
+    if (c.fn === 'count' && !target) countsRows = true;
+    aggAt.set(i, aggregates.length);
+    aggregates.push({
+      start: i,
+      end: c.end,
+      text: slice(i, c.end),
+      fn: c.fn,
+      distinct: isDistinct,
+      target,
+      countsRows,
+      superlative: c.superlative,
+    });
+  }
+  if (!aggregates.some((a) => a.fn === 'count' && a.distinct) && distinctAt.size && !aggregates.some((a) => a.distinct)) {
+    distinct = true;
+  }
+
+  // 9. Comparisons: what each is about.
+  const comparisons: ComparisonLink[] = found.map((c) => {
+    let subject: number | null = null;
+    // Between cue and number (`north of latitude 50`).
+    for (let k = c.cueEnd; k < c.numberAt; k++) {
+      const t = termAt.get(k);
+      if (t && (t.columns.length || t.tables.length)) subject = t.id;
+    }
+    let aggregate: AggregateFn | null = null;
+    // Before the cue, over verbs and function words (`humidity was below`, `a quantity of at least`).
+    if (subject === null) {
+      for (let k = c.cueStart - 1; k >= Math.max(0, c.cueStart - 5); k--) {
+        const t = termAt.get(k);
+        if (t) {
+          if (t.columns.length && !t.values.length) subject = t.id;
+          break;
+        }
+        const ai = aggAt.get(k);
+        if (ai !== undefined) {
+          aggregate = aggregates[ai]?.fn ?? null;
+          break;
+        }
+        const w = norm(k);
+        if (tokens[k]?.kind === 'punct') break;
+        if (!FUNCTION_WORDS.has(w) && !REQUEST_VERBS.has(w) && !FILLER_WORDS.has(w) && !/(ed|ing)$/.test(w)) break;
+      }
+    }
+    // `more than 5 orders`: a count of rows.
+    const after = termAt.get(c.end);
+    const countsRows = !!after && after.tables.length > 0 && !after.values.length && c.op !== 'between';
+    const hinted = c.hintWords.flatMap((w) => conceptColumns(index, w));
+    if (countsRows) aggregate = 'count';
+    return {
+      start: c.start,
+      end: countsRows && after ? after.end : c.end,
+      text: slice(c.start, countsRows && after ? after.end : c.end),
+      op: c.op,
+      value: c.value,
+      high: c.high,
+      unit: c.unit,
+      subject,
+      hinted,
+      aggregate,
+      countsRows,
+    };
+  });
+
+  // 10. Grouping cues.
+  const groups: GroupLink[] = [];
+  const orderKeysByBy: OrderLink[] = [];
+  const hasSuperlative = [...cueAt.values()].some((c) => c.superlative);
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken.has(i)) continue;
+    const w = norm(i);
+    let cue: string | null = null;
+    let from = i + 1;
+    if (w === 'per' || w === 'each' || (w === 'every' && norm(i - 1) !== 'of')) cue = w;
+    else if ((w === 'for' || w === 'in') && (norm(i + 1) === 'each' || norm(i + 1) === 'every')) {
+      cue = `${w} ${norm(i + 1)}`;
+      from = i + 2;
+      i++;
+    } else if (w === 'by' && !['(', 'and'].includes(norm(i + 1))) cue = 'by';
+    else if (w === 'grouped' || w === 'broken' || w === 'split') {
+      if (norm(i + 1) === 'by' || (norm(i + 1) === 'down' && norm(i + 2) === 'by')) {
+        cue = 'grouped by';
+        from = norm(i + 1) === 'by' ? i + 2 : i + 3;
+      }
+    } else if ((w === 'which' || w === 'what') && !taken.has(i + 1)) cue = 'which';
+    else if (w === 'wise' && tokens[i]?.joined) {
+      const t = termAt.get(i - 1);
+      if (t) groups.push({ start: t.start, end: i + 1, text: slice(t.start, i + 1), cue: 'wise', term: t.id, qualifiers: [] });
+      continue;
+    }
+    if (!cue) continue;
+    let k = from;
+    while (k < tokens.length && ['the', 'each', 'every', 'single', 'individual', 'a', 'an', 'their', 'its'].includes(norm(k))) k++;
+    let head = termAt.get(k);
+    if (!head || head.start !== k || head.values.length) continue;
+    const qualifiers: number[] = [];
+    // A compound noun names its last word: `customer country`, `device model`, `product category`.
+    for (let next = termAt.get(head.end); next && !next.values.length && tokens[next.start]?.kind === 'word'; next = termAt.get(next.end)) {
+      qualifiers.push(head.id);
+      head = next;
+    }
+    const prevWord = norm(i - 1);
+    if (cue === 'by') {
+      if (SORT_VERBS.has(prevWord) && !(prevWord === 'ordered' && head.tables.length && !head.columns.some((c) => c.match !== 'partial'))) {
+        orderKeysByBy.push({ start: i - 1, end: head.end, text: slice(i - 1, head.end), direction: null, limit: null, key: { term: head.id }, hinted: [] });
+        continue;
+      }
+      // A passive agent (`ordered by customers`), not a grouping.
+      if (/ed$/.test(prevWord) || REQUEST_VERBS.has(prevWord)) continue;
+      // `the most expensive products by unit price`: what the ranking is by.
+      const numericHead = head.columns.some((c) => index.table(c.table)?.columns.find((x) => x.label === c.label)?.numeric);
+      const idLike = head.columns.some((c) => /(^|_)id$/i.test(c.column));
+      if (hasSuperlative && numericHead && !idLike && !aggregates.some((a) => !a.superlative)) {
+        orderKeysByBy.push({ start: i, end: head.end, text: slice(i, head.end), direction: null, limit: null, key: { term: head.id }, hinted: [] });
+        continue;
+      }
+    }
+    if (cue === 'which' && tokens[head.start]?.kind !== 'word') continue;
+    groups.push({ start: i, end: head.end, text: slice(i, head.end), cue, term: head.id, qualifiers });
+  }
+
+  // 11. Ordering: superlatives, limits, explicit direction, `which X … the most` (limit 1).
+  const orders: OrderLink[] = [...orderKeysByBy];
+  for (const [i, c] of [...cueAt].sort((a, b) => a[0] - b[0])) {
+    if (!c.superlative) continue;
+    if (direction && i >= direction.start && i < direction.end) continue;
+    const sup = superlativeAt(tokens, i);
+    if (!sup) continue;
+    let key: OrderLink['key'] = sup.time ? { time: true } : null;
+    const hinted = sup.concept ? conceptColumns(index, sup.concept) : [];
+    for (let k = sup.end; !key && !hinted.length && k < Math.min(tokens.length, sup.end + 6); k++) {
+      const ai = aggAt.get(k);
+      if (ai !== undefined && k !== i) {
+        key = { aggregate: ai };
+        break;
+      }
+      const a = arithAt.get(k);
+      if (a) key = { arithmetic: a.id };
+      const t = termAt.get(k);
+      if (t && !t.values.length) key = { term: t.id };
+      if (defined.has(norm(k))) {
+        const def = arithmetic.find((x) => x.defines.includes(norm(k)));
+        if (def) key = { arithmetic: def.id };
+      }
+      if (tokens[k]?.kind === 'punct' && norm(k) !== '(') break;
+    }
+    orders.push({ start: i, end: sup.end, text: slice(i, sup.end), direction: sup.direction, limit: null, key, hinted });
+  }
+  for (const l of limits) {
+    orders.push({ start: l.start, end: l.end, text: slice(l.start, l.end), direction: null, limit: l.limit, key: null, hinted: [] });
+  }
+  if (direction) {
+    orders.push({
+      start: direction.start,
+      end: direction.end,
+      text: slice(direction.start, direction.end),
+      direction: direction.direction,
+      limit: null,
+      key: direction.time ? { time: true } : null,
+      hinted: [],
+    });
+  }
+  // "Which device has the lowest …", "On which day was … highest": one answer.
+  if (!limits.length && hasSuperlative) {
+    for (let i = 0; i < tokens.length; i++) {
+      if (norm(i) !== 'which' && norm(i) !== 'what') continue;
+      const next = tokens[i + 1];
+      if (!next || next.kind !== 'word' || numberOf(next) !== null) continue;
+      const t = termAt.get(i + 1);
+      const noun = t ? tokens[t.end - 1] : next;
+      if (noun && singular(noun.norm) === noun.norm && !FUNCTION_WORDS.has(next.norm)) {
+        orders.push({ start: i, end: i + 2, text: slice(i, i + 2), direction: null, limit: 1, key: null, hinted: [] });
+        break;
+      }
+    }
+  }
+
+  // 12. What is left: content words that name nothing.
+  const covered = new Set<number>([...taken, ...cueTokens, ...distinctAt]);
+  for (const t of terms) for (const k of range(t.start, t.end)) covered.add(k);
+  for (const a of arithmetic) for (const k of range(a.start, a.end)) covered.add(k);
+  for (const c of comparisons) for (const k of range(c.start, c.end)) covered.add(k);
+  for (const g of groups) for (const k of range(g.start, g.end)) covered.add(k);
+  for (const o of orders) for (const k of range(o.start, o.end)) covered.add(k);
+  const unlinked: Span[] = [];
+  let run: number[] = [];
+  const flush = () => {
+    if (run.length) {
+      const s = run[0] ?? 0;
+      const e = (run.at(-1) ?? 0) + 1;
+      unlinked.push({ start: s, end: e, text: slice(s, e) });
+    }
+    run = [];
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!t) continue;
+    const content = t.kind === 'word' && !covered.has(i) && isContentWord(t) && !defined.has(t.norm);
+    if (content) {
+      if (run.length && (run.at(-1) ?? -2) !== i - 1) flush();
+      run.push(i);
+    } else flush();
+  }
+  flush();
+
+  return {
+    text,
+    tokens: tokens.map((t) => t.text),
+    terms,
+    numbers: found.map((c) => ({
+      start: c.numberAt,
+      end: c.end,
+      text: slice(c.numberAt, c.end),
+      value: c.value,
+      unit: c.unit,
+      unitColumns: c.unit ? conceptColumns(index, c.unit) : [],
+    })),
+    comparisons,
+    aggregates,
+    groups,
+    timeRanges,
+    timeGroups,
+    orders,
+    arithmetic,
+    distinct,
+    unlinked,
+  };
+}
+
+/** Words that would make the person's request unclear when they name nothing. */
+function isContentWord(t: Token): boolean {
+  const w = t.norm;
+  if (w.length < 2 && !/\d/.test(w)) return false;
+  if (FUNCTION_WORDS.has(w) || REQUEST_VERBS.has(w) || FILLER_WORDS.has(w) || CUE_WORDS.has(w)) return false;
+  if (CONCEPTS.has(w) || SUPERLATIVES[w] || numberOf(t) !== null) return false;
+  if (/n['’]t$/.test(t.text)) return false;
+  const s = singular(w);
+  if (FILLER_WORDS.has(s) || CUE_WORDS.has(s)) return false;
+  // Inflected request verbs: getting, sending, shows.
+  const base = w.replace(/(ing|ed|s)$/, '');
+  if (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1'))) return false;
+  return true;
+}
+
+/** `Office Chair` in `Office Chair orders` is a value, `total amount` a column: not cues. */
+function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): boolean {
+  const words = [tokens[i]?.norm ?? '', tokens[i + 1]?.norm ?? ''];
+  return index.tables.some((t) =>
+    t.columns.some((c) => c.readings.some((r) => r.words.length === 2 && r.words[0] === words[0] && r.words[1] === words[1])),
+  );
+}
+
+/**
+ * Words an arithmetic defines: `revenue` in `total revenue (quantity times unit price)`, `where
+ * revenue is quantity times unit price`, `revenue = …`.
+ */
+function definedWords(tokens: readonly Token[], a: ArithmeticLink, termAt: Map<number, TermLink>): string[] {
+  const out: string[] = [];
+  const s = a.start;
+  const isFree = (k: number) => tokens[k]?.kind === 'word' && !termAt.has(k) && !FUNCTION_WORDS.has(tokens[k]?.norm ?? '');
+  if (tokens[s - 1]?.norm === '(' && isFree(s - 2)) out.push(tokens[s - 2]?.norm ?? '');
+  const before = tokens[s - 1]?.norm ?? '';
+  if ((before === 'is' || before === '=' || before === 'as' || before === 'means') && isFree(s - 2)) out.push(tokens[s - 2]?.norm ?? '');
+  if (before === 'as' && tokens[s - 2]?.norm === 'defined' && isFree(s - 4)) out.push(tokens[s - 4]?.norm ?? '');
+  return out.filter(Boolean);
+}
+
+/**
+ * Which tokens sit where the request lists what to show: after `show`/`list`/`give`/`return`,
+ * after a colon, after `with the`, until a clause boundary. A request with none of these (`The
+ * vin and the latitude of each vehicle`) lists throughout.
+ */
+function projectionScope(tokens: readonly Token[]): boolean[] {
+  const scope = tokens.map(() => false);
+  let open = false;
+  let any = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i]?.norm ?? '';
+    const opener =
+      PROJECTION_VERBS.has(w) ||
+      w === ':' ||
+      (w === 'with' && POSSESSIVES.has(tokens[i + 1]?.norm ?? '')) ||
+      ((w === 'what' || w === 'whats') && ['is', 'are', 'was', 'were'].includes(tokens[i + 1]?.norm ?? '')) ||
+      (w === '(' && i > 0);
+    if (opener) {
+      open = true;
+      any = true;
+      continue;
+    }
+    if (w === '.' || w === '?' || w === '!' || w === ';' || w === ')' || SCOPE_CLOSERS.has(w) || (w === 'with' && !opener)) open = false;
+    scope[i] = open;
+  }
+  if (!any) return tokens.map(() => true);
+  return scope;
+}

@@ -1,0 +1,202 @@
+import { ABBREVIATIONS, CONCEPTS, FUNCTION_WORDS, GENERIC_PARTS, REQUEST_VERBS, TEMPORAL_PARTS, TIME_WORDS } from './lexicon';
+import { looksTemporal, type ColumnInfo, type Reading, type SchemaIndex } from './schema-index';
+import { singular, stem, type Token } from './text';
+import type { ColumnCandidate, MatchKind, TableCandidate, TermLink, ValueCandidate } from './types';
+
+/** How well one request word says one identifier word: 1 same, 0.95 plural, 0.9 abbreviation, 0.6 stem. */
+export function wordScore(req: string, target: string): number {
+  if (req === target) return 1;
+  if (singular(req) === singular(target)) return 0.95;
+  if ((ABBREVIATIONS[req] ?? []).some((e) => e.length === 1 && e[0] === target)) return 0.9;
+  if (TEMPORAL_PARTS.has(target) && TIME_WORDS.has(req)) return 0.85;
+  if (req.length >= 4 && target.length >= 4 && stem(req) === stem(target)) return 0.6;
+  return 0;
+}
+
+function kindOf(min: number, factor: number, full: boolean): MatchKind {
+  if (!full) return 'partial';
+  if (min >= 1 && factor >= 1) return 'exact';
+  if (min >= 0.95 && factor >= 1) return 'plural';
+  if (min >= 0.85) return 'abbreviation';
+  return 'stem';
+}
+
+/**
+ * How well a run of request words says an identifier: the whole name (`unit price`) scores its
+ * word scores; part of it scores by which part (`price` of `unit_price` is its head noun,
+ * `device` is all `device_id` says beyond `id`, `ids` alone is weak).
+ */
+export function matchReading(words: readonly string[], r: Reading): { score: number; kind: MatchKind } | null {
+  const n = words.length;
+  const m = r.words.length;
+  if (n > m) return null;
+  let best: { score: number; kind: MatchKind } | null = null;
+  for (let at = 0; at + n <= m; at++) {
+    let min = 1;
+    for (let k = 0; k < n && min > 0; k++) min = Math.min(min, wordScore(words[k] ?? '', r.words[at + k] ?? ''));
+    if (min <= 0) continue;
+    let score: number;
+    let kind: MatchKind;
+    if (n === m) {
+      score = min * r.factor;
+      kind = kindOf(min, r.factor, true);
+    } else {
+      const covered = r.words.slice(at, at + n);
+      const specific = r.words.filter((w) => !GENERIC_PARTS.has(w));
+      const coveredSpecific = covered.filter((w) => !GENERIC_PARTS.has(w));
+      const head = specific.at(-1);
+      if (coveredSpecific.length === 0) score = 0.3;
+      else if (coveredSpecific.length === specific.length) score = 0.85;
+      else if (head !== undefined && coveredSpecific.includes(head)) score = 0.7;
+      else score = 0.5;
+      score *= min * r.factor;
+      kind = coveredSpecific.length === 0 ? 'generic' : 'partial';
+    }
+    if (!best || score > best.score) best = { score, kind };
+  }
+  return best;
+}
+
+function bestReading(words: readonly string[], readings: readonly Reading[]) {
+  let best: { score: number; kind: MatchKind } | null = null;
+  for (const r of readings) {
+    const m = matchReading(words, r);
+    if (m && (!best || m.score > best.score)) best = m;
+  }
+  return best;
+}
+
+const MAX_SPAN = 5;
+const MIN_SINGLE = 0.3;
+const MIN_MULTI = 0.5;
+
+export function candidate(c: ColumnInfo, score: number, match: MatchKind): ColumnCandidate {
+  return {
+    table: c.table,
+    column: c.column,
+    ...(c.path.length ? { path: c.path } : {}),
+    label: c.label,
+    score,
+    match,
+  };
+}
+
+/** Columns a concept word evokes (`hottest` → temperature columns). */
+export function conceptColumns(index: SchemaIndex, word: string, score = 0.55): ColumnCandidate[] {
+  const concept = CONCEPTS.get(word);
+  if (!concept) return [];
+  const out: ColumnCandidate[] = [];
+  for (const t of index.tables) {
+    for (const c of t.columns) {
+      const hit = c.readings.some((r) => r.words.some((w) => concept.columns.some((cw) => wordScore(w, cw) >= 0.95)));
+      if (hit) out.push(candidate(c, score, 'concept'));
+    }
+  }
+  return out;
+}
+
+function timeColumns(index: SchemaIndex): ColumnCandidate[] {
+  return index.tables.flatMap((t) => t.columns.filter(looksTemporal).map((c) => candidate(c, 0.5, 'generic')));
+}
+
+interface SpanCandidates {
+  start: number;
+  end: number;
+  tables: TableCandidate[];
+  columns: ColumnCandidate[];
+  values: ValueCandidate[];
+  best: number;
+}
+
+function valueScore(words: readonly string[], value: readonly string[]): number {
+  if (words.length !== value.length) return 0;
+  for (let k = 0; k < words.length - 1; k++) if (words[k] !== value[k]) return 0;
+  const a = words.at(-1) ?? '';
+  const b = value.at(-1) ?? '';
+  if (a === b) return 1;
+  // `cancelled` ↔ `Cancelled`, `books` ↔ `book`, not `dev`/`devs`-style abbreviations.
+  return a.length > 3 && singular(a) === singular(b) ? 0.9 : 0;
+}
+
+function candidatesFor(tokens: readonly Token[], start: number, end: number, index: SchemaIndex): SpanCandidates | null {
+  const span = tokens.slice(start, end);
+  const words = span.map((t) => t.norm);
+  const single = span.length === 1;
+  const first = words[0] ?? '';
+  const last = words.at(-1) ?? '';
+  if (FUNCTION_WORDS.has(first) || FUNCTION_WORDS.has(last)) return null;
+  // A lone number is a quantity, not a name; a number inside a value (`dev 03`) is fine.
+  if (single && span[0]?.kind === 'number') return null;
+
+  const values: ValueCandidate[] = [];
+  for (const v of index.values) {
+    const s = valueScore(words, v.words);
+    if (s > 0) values.push({ table: v.table, column: v.column, value: v.value, score: s });
+  }
+  const tables: TableCandidate[] = [];
+  const columns: ColumnCandidate[] = [];
+  if (!(single && REQUEST_VERBS.has(first))) {
+    for (const t of index.tables) {
+      const m = bestReading(words, t.readings);
+      if (m && m.score >= (single ? MIN_SINGLE : MIN_MULTI)) tables.push({ table: t.name, score: m.score, match: m.kind });
+      for (const c of t.columns) {
+        const cm = bestReading(words, c.readings);
+        if (cm && cm.score >= (single ? MIN_SINGLE : MIN_MULTI)) columns.push(candidate(c, cm.score, cm.kind));
+      }
+    }
+    if (single && columns.length === 0) {
+      columns.push(...conceptColumns(index, first));
+      if (TIME_WORDS.has(first)) columns.push(...timeColumns(index));
+    }
+  }
+  if (!values.length && !tables.length && !columns.length) return null;
+  const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
+  tables.sort(byScore);
+  columns.sort(byScore);
+  values.sort(byScore);
+  const best = Math.max(tables[0]?.score ?? 0, columns[0]?.score ?? 0, values[0]?.score ?? 0);
+  return { start, end, tables, columns, values, best };
+}
+
+/**
+ * Every phrase that names a table, column or value, longest first: `sensor readings` beats
+ * `sensor` (a value `sensors`) and `readings`, `unit price` beats `price`. Tokens in `taken`
+ * already belong to another link (a date, a number).
+ */
+export function findTerms(tokens: readonly Token[], index: SchemaIndex, taken: ReadonlySet<number>): TermLink[] {
+  const found: SpanCandidates[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    for (let j = i + 1; j <= Math.min(tokens.length, i + MAX_SPAN); j++) {
+      const t = tokens[j - 1];
+      if (!t || t.kind === 'punct' || taken.has(j - 1)) break;
+      const c = candidatesFor(tokens, i, j, index);
+      if (c && c.best >= (j - i === 1 ? MIN_SINGLE : MIN_MULTI)) found.push(c);
+    }
+  }
+  // A whole value or name said in full beats any reading of its parts.
+  found.sort((a, b) => b.end - b.start - (a.end - a.start) || b.best - a.best || a.start - b.start);
+  const used = new Set<number>();
+  const chosen: SpanCandidates[] = [];
+  for (const c of found) {
+    let free = true;
+    for (let k = c.start; k < c.end; k++) if (used.has(k)) free = false;
+    if (!free) continue;
+    for (let k = c.start; k < c.end; k++) used.add(k);
+    chosen.push(c);
+  }
+  chosen.sort((a, b) => a.start - b.start);
+  return chosen.map((c, id) => ({
+    id,
+    start: c.start,
+    end: c.end,
+    text: tokens
+      .slice(c.start, c.end)
+      .map((t) => t.text)
+      .join(' '),
+    tables: c.tables,
+    columns: c.columns,
+    values: c.values,
+    negated: false,
+    projected: false,
+  }));
+}

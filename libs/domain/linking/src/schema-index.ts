@@ -1,0 +1,147 @@
+import type { Column } from '@nl2p/envelope';
+import { ABBREVIATIONS, GENERIC_PARTS, TEMPORAL_PARTS } from './lexicon';
+import { identifierWords, valueWords } from './text';
+import type { LinkSchema } from './types';
+
+/** One way to read an identifier as words; expanded abbreviations read slightly weaker. */
+export interface Reading {
+  words: string[];
+  factor: number;
+}
+
+export interface ColumnInfo {
+  table: string;
+  column: string;
+  /** Struct fields below `column`, outermost first. */
+  path: string[];
+  /** `location->lat`, as plan slots label struct fields. */
+  label: string;
+  type: string;
+  numeric: boolean;
+  temporal: boolean;
+  text: boolean;
+  boolean: boolean;
+  readings: Reading[];
+}
+
+export interface TableInfo {
+  name: string;
+  readings: Reading[];
+  columns: ColumnInfo[];
+}
+
+export interface ValueInfo {
+  table: string;
+  column: string;
+  value: string;
+  words: string[];
+}
+
+export interface SchemaIndex {
+  tables: TableInfo[];
+  table: (name: string) => TableInfo | undefined;
+  values: ValueInfo[];
+  streaming: boolean;
+}
+
+const NUMERIC =
+  /^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|usmallint|utinyint|double|float|real|decimal|numeric|number|int\d+|uint\d+|float\d+|double precision|serial|bigserial|money)/i;
+const TEMPORAL = /^(timestamp|date|datetime|timestamptz)/i;
+const TEXT = /^(varchar|text|string|character varying|char|character|bpchar|enum|uuid)/i;
+const BOOLEAN = /^(bool|boolean)$/i;
+
+export function isNumericType(t: string): boolean {
+  return NUMERIC.test(t.trim());
+}
+export function isTemporalType(t: string): boolean {
+  return TEMPORAL.test(t.trim());
+}
+
+/** Every way an identifier may be said: its words, with abbreviations spelled out. */
+export function readingsOf(name: string): Reading[] {
+  const words = identifierWords(name);
+  let out: Reading[] = [{ words: [], factor: 1 }];
+  for (const w of words) {
+    const alternatives: { words: string[]; factor: number }[] = [{ words: [w], factor: 1 }];
+    for (const expansion of ABBREVIATIONS[w] ?? []) alternatives.push({ words: expansion, factor: 0.92 });
+    const next: Reading[] = [];
+    for (const r of out) {
+      for (const a of alternatives) next.push({ words: [...r.words, ...a.words], factor: r.factor * a.factor });
+    }
+    out = next.slice(0, 12);
+  }
+  // A name glued without separators (`unitprice`) is also said as itself.
+  if (words.length > 1) out.push({ words: [words.join('')], factor: 1 });
+  return out.filter((r) => r.words.length > 0);
+}
+
+function columnInfos(table: string, columns: readonly Column[], parent: ColumnInfo | null): ColumnInfo[] {
+  return columns.flatMap((c) => {
+    const own = readingsOf(c.name);
+    const info: ColumnInfo = {
+      table,
+      column: parent ? parent.column : c.name,
+      path: parent ? [...parent.path, c.name] : [],
+      label: parent ? `${parent.label}->${c.name}` : c.name,
+      type: c.data_type,
+      numeric: isNumericType(c.data_type),
+      temporal: isTemporalType(c.data_type),
+      text: TEXT.test(c.data_type.trim()),
+      boolean: BOOLEAN.test(c.data_type.trim()),
+      // A struct field is also said with its parent's words in front (`location lat`).
+      readings: parent
+        ? [...own, ...parent.readings.flatMap((p) => own.map((o) => ({ words: [...p.words, ...o.words], factor: p.factor * o.factor })))]
+        : own,
+    };
+    return c.fields?.length ? [info, ...columnInfos(table, c.fields, info)] : [info];
+  });
+}
+
+export function buildIndex(schema: LinkSchema): SchemaIndex {
+  const tables: TableInfo[] = Object.entries(schema.tables).map(([name, columns]) => ({
+    name,
+    readings: readingsOf(name),
+    columns: columnInfos(name, columns, null),
+  }));
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  const values: ValueInfo[] = [];
+  for (const [table, columns] of Object.entries(schema.values ?? {})) {
+    if (!byName.has(table)) continue;
+    for (const [column, list] of Object.entries(columns)) {
+      for (const value of list) {
+        const words = valueWords(value);
+        if (words.length) values.push({ table, column, value, words });
+      }
+    }
+  }
+  return { tables, table: (n) => byName.get(n), values, streaming: schema.streaming };
+}
+
+/** Words of a reading that say something (not `id`, `at`, `ts`). */
+export function specificWords(r: Reading): string[] {
+  return r.words.filter((w) => !GENERIC_PARTS.has(w));
+}
+
+/** A column whose name marks a point in time although its type does not (`ts int64` on a stream). */
+export function looksTemporal(c: ColumnInfo): boolean {
+  if (c.temporal) return true;
+  const last = c.readings[0]?.words.at(-1);
+  return last !== undefined && TEMPORAL_PARTS.has(last) && (c.numeric || c.text);
+}
+
+/**
+ * The column that identifies a table's rows: `id`, `<table>_id`, or (streams, tables without
+ * one) the column whose expanded name is `<table> id` (`vin` for `vehicle`).
+ */
+export function ownKey(t: TableInfo, singularOf: (w: string) => string): ColumnInfo | undefined {
+  const tableWords = (t.readings[0]?.words ?? []).map(singularOf);
+  const head = tableWords.at(-1);
+  return t.columns.find((c) => {
+    if (c.path.length) return false;
+    if (c.column.toLowerCase() === 'id') return true;
+    return c.readings.some((r) => {
+      const w = r.words.map(singularOf);
+      return w.length >= 2 && GENERIC_PARTS.has(w[w.length - 1] ?? '') && head !== undefined && w.includes(head) && w.length <= tableWords.length + 2;
+    });
+  });
+}

@@ -1,0 +1,198 @@
+import type { Column } from '@nl2p/envelope';
+import type { AggregateFn, ArithmeticOp, CompareOp, QueryPlanInput, TimeUnit } from '@nl2p/query-plan';
+
+/** What the linker knows about the data a request may be about. */
+export interface LinkSchema {
+  /** Every table or stream and its columns (`Column.fields` = struct fields). */
+  tables: Record<string, Column[]>;
+  /** Table → text column → its distinct values (low-cardinality columns only). */
+  values?: Record<string, Record<string, string[]>>;
+  /** veloFlux: time grouping is a window. SQL targets: a time bucket. */
+  streaming: boolean;
+}
+
+/** Where in the request a link was found: token positions [start, end) and the words. */
+export interface Span {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export type MatchKind = 'exact' | 'plural' | 'abbreviation' | 'partial' | 'stem' | 'concept' | 'generic';
+
+export interface TableCandidate {
+  table: string;
+  score: number;
+  match: MatchKind;
+}
+
+export interface ColumnCandidate {
+  table: string;
+  column: string;
+  /** Struct fields below `column`. */
+  path?: string[];
+  /** `column` or `column->field`: how plan slots name it. */
+  label: string;
+  score: number;
+  match: MatchKind;
+}
+
+export interface ValueCandidate {
+  table: string;
+  column: string;
+  value: string;
+  score: number;
+}
+
+/**
+ * A phrase of the request that names data: a table, a column, a value of a column, or several
+ * of these (`device` is the `devices` table and the `device_id` columns). Candidates best first.
+ */
+export interface TermLink extends Span {
+  id: number;
+  tables: TableCandidate[];
+  columns: ColumnCandidate[];
+  values: ValueCandidate[];
+  /** Inside a negation (`not`, `neither … nor`, `except`). */
+  negated: boolean;
+  /** Inside a part of the request that lists what to show (`show X and Y`, `: X, Y`, `with the X`). */
+  projected: boolean;
+}
+
+/** A number with its unit (`30 degrees`, `40 percent`, `120`). */
+export interface NumberLink extends Span {
+  value: number;
+  unit: string | null;
+  /** Columns the unit evokes (`degrees` → temperature columns). */
+  unitColumns: ColumnCandidate[];
+}
+
+/** A comparison (`above 30 degrees`, `at least 4`, `between 10 and 20`). */
+export interface ComparisonLink extends Span {
+  op: CompareOp | 'between';
+  value: number;
+  high: number | null;
+  unit: string | null;
+  /** The term the comparison is about (`quantity` in `a quantity of at least 4`), if one is near. */
+  subject: number | null;
+  /** Columns the unit or comparative evokes when no term is near (`faster than` → speed). */
+  hinted: ColumnCandidate[];
+  /** About an aggregate (`whose average is above 25`, `more than 5 orders`): a HAVING. */
+  aggregate: AggregateFn | null;
+  /** `more than 5 orders`: the counted thing is the table itself. */
+  countsRows: boolean;
+}
+
+export interface AggregateLink extends Span {
+  fn: AggregateFn;
+  distinct: boolean;
+  /** The term or arithmetic it applies to, if one follows in the same clause. */
+  target: { term: number } | { arithmetic: number } | null;
+  /** `how many X` with X a table (or nothing): count rows. */
+  countsRows: boolean;
+  /** A superlative (`highest`, `lowest`) that may mean ORDER BY rather than max/min. */
+  superlative: boolean;
+}
+
+/** A time range on the request (`in February 2024`, `last 7 days`), half-open [from, to). */
+export interface TimeRangeLink extends Span {
+  from: string | null;
+  to: string | null;
+  /** Verbs or nouns near it that may pick the time column (`placed`, `installed`). */
+  hint: string[];
+}
+
+/** Time grouping: a bucket (SQL) or a window (streams). */
+export interface TimeGroupLink extends Span {
+  unit: TimeUnit;
+  size: number;
+  window: 'tumbling' | 'sliding' | 'count' | 'hopping' | null;
+  hop: number | null;
+  /** `the day as a date`, `the day's date`. */
+  asDate: boolean;
+}
+
+/** A grouping cue (`per X`, `for each X`, `by X`, `which X`). */
+export interface GroupLink extends Span {
+  cue: string;
+  /** The term grouped on: the head of a compound (`country` in `customer country`). */
+  term: number;
+  /** Terms before the head that narrow it (`customer` in `customer country`). */
+  qualifiers: number[];
+}
+
+/** Ordering and limits (`top 3`, `the 3 highest`, `newest first`, `which X has the most`). */
+export interface OrderLink extends Span {
+  direction: 'asc' | 'desc' | null;
+  limit: number | null;
+  /** What it sorts on, when said: a term, an aggregate, an arithmetic, or a time column. */
+  key: { term: number } | { aggregate: number } | { arithmetic: number } | { time: true } | null;
+  /** Columns the superlative evokes (`hottest` → temperature). */
+  hinted: ColumnCandidate[];
+}
+
+export interface ArithmeticNode {
+  op: ArithmeticOp;
+  left: { term: number } | { number: number } | { node: ArithmeticNode };
+  right: { term: number } | { number: number };
+}
+
+/** `quantity times unit price`, `fare minus tip`. `defines` = words it names (`revenue`). */
+export interface ArithmeticLink extends Span {
+  id: number;
+  expr: ArithmeticNode;
+  defines: string[];
+}
+
+/** Everything the request's words were found to mean. */
+export interface Links {
+  text: string;
+  tokens: string[];
+  terms: TermLink[];
+  numbers: NumberLink[];
+  comparisons: ComparisonLink[];
+  aggregates: AggregateLink[];
+  groups: GroupLink[];
+  timeRanges: TimeRangeLink[];
+  timeGroups: TimeGroupLink[];
+  orders: OrderLink[];
+  arithmetic: ArithmeticLink[];
+  /** `distinct`, `each … once`, `unique` outside a count. */
+  distinct: boolean;
+  /** Content words (and adjacent runs of them) that link to nothing. */
+  unlinked: Span[];
+}
+
+export interface SlotColumn {
+  table: string;
+  column: string;
+  path?: string[];
+  label: string;
+  score: number;
+}
+
+/** Candidate lists per slot, best first, to narrow the LLM's enumerated schema. */
+export interface PlanSlots {
+  tables: { table: string; score: number }[];
+  columns: SlotColumn[];
+  aggregates: { fn: AggregateFn; of: string; distinct: boolean }[];
+  groupBy: SlotColumn[];
+  filters: { column: string; op: CompareOp | 'in' | 'not_in' | 'between'; values: (string | number | boolean)[] }[];
+  time: { unit: TimeUnit; size: number; window: TimeGroupLink['window'] } | null;
+  order: { by: string; direction: 'asc' | 'desc' } | null;
+  limit: number | null;
+}
+
+export interface PlanProposal {
+  /** The single table or stream that can answer; null when none or several equally. */
+  table: string | null;
+  tableCandidates: { table: string; score: number }[];
+  /** A complete plan when linking was conclusive enough to build one. */
+  plan: QueryPlanInput | null;
+  slots: PlanSlots;
+  /** Content words that name nothing in the data (`wind speed`). */
+  unknown: string[];
+  /** Words that link to several things equally. */
+  ambiguous: { phrase: string; candidates: string[] }[];
+  confidence: 'high' | 'partial' | 'none';
+}
