@@ -183,7 +183,8 @@ export const FILLER_WORDS = new Set(
   `row rows record records entry entries item data information info result results value values figure figures level levels
   thing things stuff one ones total totals number numbers amount amounts overall altogether
   first last start starting starts end ending beginning together separately respectively everything anything
-  question answer detail details`.split(/\s+/),
+  question answer detail details reading readings event events message messages sample samples measurement measurements
+  observation observations datapoint datapoints point points line lines`.split(/\s+/),
 );
 
 /** Words that are part of a cue (aggregates, order, time, comparison) rather than content. */
@@ -195,6 +196,8 @@ export const CUE_WORDS = new Set(
   hourly daily weekly monthly yearly annually quarterly
   second seconds minute minutes hour hours day days week weeks month months quarter quarters year years
   window windows bucket buckets interval intervals sliding tumbling rolling moving period periods
+  monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends
+  morning afternoon evening night noon midnight today yesterday tomorrow
   percent percentage ascending descending asc desc order ordered sorted sort rank ranked
   times multiplied divided plus minus product wise grouped group`.split(/\s+/),
 );

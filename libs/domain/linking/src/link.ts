@@ -50,7 +50,7 @@ const OPERATORS: Record<string, ArithmeticNode['op']> = {
   minus: '-',
   divided: '/',
 };
-const PROJECTION_VERBS = new Set(['show', 'list', 'give', 'return', 'display', 'select', 'get', 'find', 'print', 'provide', 'tell', 'output', 'include', 'fetch']);
+const PROJECTION_VERBS = new Set(['forward', 'emit', 'show', 'list', 'give', 'return', 'display', 'select', 'get', 'find', 'print', 'provide', 'tell', 'output', 'include', 'fetch']);
 const SCOPE_CLOSERS = new Set([
   'where',
   'whose',
@@ -75,7 +75,6 @@ const SCOPE_CLOSERS = new Set([
   'by',
   'over',
 ]);
-const POSSESSIVES = new Set(['the', 'that', 'their', 'its', 'his', 'her', 'each', 'this', 'those', 'these', 'every']);
 const SORT_VERBS = new Set(['sorted', 'sort', 'ranked', 'rank', 'order', 'ordered', 'arranged']);
 
 export interface LinkOptions {
@@ -98,17 +97,16 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   const slice = (s: number, e: number) => text.slice(tokens[s]?.start ?? 0, tokens[e - 1]?.end ?? 0);
   const norm = (k: number) => tokens[k]?.norm ?? '';
 
-  // 1. Dates, time grouping and limits own their numbers before anything reads them as values.
-  const timeRanges = findTimeRanges(tokens, text, now).map((f) => {
+  // 1. Time grouping, dates and limits own their numbers before anything reads them as values.
+  // Windows go first: "a sliding window of the last 30 seconds" is not a date range.
+  const timeGroups = findTimeGroups(tokens, index.streaming, text).map((f) => {
     take(f.tokens);
     return f.link;
   });
-  const timeGroups = findTimeGroups(tokens, index.streaming, text)
-    .filter((f) => !f.tokens.some((k) => taken.has(k)))
-    .map((f) => {
-      take(f.tokens);
-      return f.link;
-    });
+  const timeRanges = findTimeRanges(tokens, text, now, taken).map((f) => {
+    take(f.tokens);
+    return f.link;
+  });
   const limits = findLimits(tokens, taken);
   for (const l of limits) take(range(l.start, l.end));
   const direction = findDirection(tokens);
@@ -146,6 +144,15 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     if (fn && !namesColumn(tokens, i, index)) {
       // "in total" after a count is only emphasis; kept as a weak sum cue the proposer may drop.
       cueAt.set(i, { fn, superlative: false, end: i + 1 });
+    }
+  }
+  // Operators between two operands (`quantity times unit price`) are not the word `times`.
+  for (let i = 1; i < tokens.length - 1; i++) {
+    const prev = tokens[i - 1];
+    if (OPERATORS[norm(i)] && prev && prev.kind !== 'punct' && !FUNCTION_WORDS.has(prev.norm) && tokens[i + 1]?.kind !== 'punct') {
+      cueAt.delete(i);
+      taken.add(i);
+      if (norm(i + 1) === 'by') taken.add(i + 1);
     }
   }
   const cueTokens = new Set<number>();
@@ -353,7 +360,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     const w = norm(i);
     let cue: string | null = null;
     let from = i + 1;
-    if (w === 'per' || w === 'each' || (w === 'every' && norm(i - 1) !== 'of')) cue = w;
+    if (w === 'per' || w === 'each' || w === 'every') cue = w;
     else if ((w === 'for' || w === 'in') && (norm(i + 1) === 'each' || norm(i + 1) === 'every')) {
       cue = `${w} ${norm(i + 1)}`;
       from = i + 2;
@@ -371,6 +378,9 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       continue;
     }
     if (!cue) continue;
+    // "each name once" asks for distinct names; "where each device belongs to a site" explains.
+    if (cue === 'each' && tokens.slice(i + 1, i + 5).some((t) => t.norm === 'once')) continue;
+    if (cue === 'each' && inWhereClause(tokens, i)) continue;
     let k = from;
     while (k < tokens.length && ['the', 'each', 'every', 'single', 'individual', 'a', 'an', 'their', 'its'].includes(norm(k))) k++;
     let head = termAt.get(k);
@@ -412,7 +422,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     const hinted = sup.concept ? conceptColumns(index, sup.concept) : [];
     for (let k = sup.end; !key && !hinted.length && k < Math.min(tokens.length, sup.end + 6); k++) {
       const ai = aggAt.get(k);
-      if (ai !== undefined && k !== i) {
+      if (ai !== undefined && k !== i && !aggregates[ai]?.superlative) {
         key = { aggregate: ai };
         break;
       }
@@ -477,6 +487,14 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (!t) continue;
+    // An unknown word in front of a column noun changes what it means: "wind speed" is not "speed".
+    const after = termAt.get(i);
+    if (after && after.start === i && run.length && (run.at(-1) ?? -2) === i - 1 && after.columns.length && !after.values.length && !after.tables.length) {
+      for (let k = after.start; k < after.end; k++) run.push(k);
+      i = after.end - 1;
+      flush();
+      continue;
+    }
     const content = t.kind === 'word' && !covered.has(i) && isContentWord(t) && !defined.has(t.norm);
     if (content) {
       if (run.length && (run.at(-1) ?? -2) !== i - 1) flush();
@@ -507,6 +525,16 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     distinct,
     unlinked,
   };
+}
+
+/** Inside a `where …` clause that defines rather than filters (no comparison or value follows). */
+function inWhereClause(tokens: readonly Token[], i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const w = tokens[k]?.norm ?? '';
+    if (w === '.' || w === '?' || w === ';' || w === '!') return false;
+    if (w === 'where' || w === 'whereas' || w === 'assuming' || w === 'given') return tokens[k - 1]?.norm === ',' || k > 0;
+  }
+  return false;
 }
 
 /** Words that would make the person's request unclear when they name nothing. */
@@ -561,7 +589,7 @@ function projectionScope(tokens: readonly Token[]): boolean[] {
     const opener =
       PROJECTION_VERBS.has(w) ||
       w === ':' ||
-      (w === 'with' && POSSESSIVES.has(tokens[i + 1]?.norm ?? '')) ||
+      (w === 'with' && !['a', 'an', 'no', 'any', 'more', 'less', 'at'].includes(tokens[i + 1]?.norm ?? '')) ||
       ((w === 'what' || w === 'whats') && ['is', 'are', 'was', 'were'].includes(tokens[i + 1]?.norm ?? '')) ||
       (w === '(' && i > 0);
     if (opener) {
@@ -572,6 +600,11 @@ function projectionScope(tokens: readonly Token[]): boolean[] {
     if (w === '.' || w === '?' || w === '!' || w === ';' || w === ')' || SCOPE_CLOSERS.has(w) || (w === 'with' && !opener)) open = false;
     scope[i] = open;
   }
-  if (!any) return tokens.map(() => true);
-  return scope;
+  if (any) return scope;
+  // No listing verb: the request opens with what it wants ("The vin and the latitude of …").
+  let open2 = true;
+  return tokens.map((t) => {
+    if (t.norm === '.' || t.norm === '?' || t.norm === ';' || (SCOPE_CLOSERS.has(t.norm) && !['of', 'in', 'on', 'for', 'per', 'by'].includes(t.norm))) open2 = false;
+    return open2;
+  });
 }

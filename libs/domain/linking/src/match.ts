@@ -45,7 +45,7 @@ export function matchReading(words: readonly string[], r: Reading): { score: num
       const specific = r.words.filter((w) => !GENERIC_PARTS.has(w));
       const coveredSpecific = covered.filter((w) => !GENERIC_PARTS.has(w));
       const head = specific.at(-1);
-      if (coveredSpecific.length === 0) score = 0.3;
+      if (coveredSpecific.length === 0) score = 0.35;
       else if (coveredSpecific.length === specific.length) score = 0.85;
       else if (head !== undefined && coveredSpecific.includes(head)) score = 0.7;
       else score = 0.5;
@@ -144,9 +144,12 @@ function candidatesFor(tokens: readonly Token[], start: number, end: number, ind
         if (cm && cm.score >= (single ? MIN_SINGLE : MIN_MULTI)) columns.push(candidate(c, cm.score, cm.kind));
       }
     }
-    if (single && columns.length === 0) {
-      columns.push(...conceptColumns(index, first));
-      if (TIME_WORDS.has(first)) columns.push(...timeColumns(index));
+    if (single) {
+      // A word that evokes a measure (`units` → quantity) beats reading it as a modifier (`unit_price`).
+      for (const c of conceptColumns(index, first)) {
+        if (!columns.some((x) => x.table === c.table && x.label === c.label && x.score >= c.score)) columns.push(c);
+      }
+      if (columns.length === 0 && TIME_WORDS.has(first)) columns.push(...timeColumns(index));
     }
   }
   if (!values.length && !tables.length && !columns.length) return null;

@@ -187,7 +187,9 @@ export function findComparisons(tokens: readonly Token[], taken: ReadonlySet<num
   for (let i = 0; i < tokens.length; i++) {
     if (taken.has(i) || used.has(i)) continue;
     const n = numberAt(tokens, i);
-    if (!n || tokens[i]?.kind !== 'number') continue;
+    if (!n) continue;
+    // A spelled number (`at least one`) counts only right after a cue.
+    if (tokens[i]?.kind !== 'number' && !CUES.some(([words]) => matchesBackward(tokens, i - 1, words))) continue;
     // between N and M / from N to M
     const prev = tokens[i - 1]?.norm;
     if (prev === 'between' || prev === 'from') {

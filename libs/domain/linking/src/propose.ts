@@ -65,6 +65,8 @@ class Proposer {
   private source: string | null = null;
   private scope: string[] = [];
   private readonly joins = new Map<string, { left: string; right: string }>();
+  /** Superlatives read as max()/min() rather than as an ordering (by their start token). */
+  private readonly superlativeAggregates = new Set<number>();
 
   constructor(
     private readonly links: Links,
@@ -135,6 +137,8 @@ class Proposer {
 
   /** The best column a term names among the tables in scope (source first on ties). */
   private resolve(t: TermLink, opts: { numeric?: boolean; preferTable?: string | null } = {}): Resolved | null {
+    const own = this.genericKey(t);
+    if (own && !opts.numeric) return own;
     let best: Resolved | null = null;
     for (const c of t.columns) {
       if (!this.scope.includes(c.table)) continue;
@@ -149,8 +153,17 @@ class Proposer {
     return best;
   }
 
+  /** `ids`, `their ids`: the identifying column of the rows being listed (the source's own key). */
+  private genericKey(t: TermLink): Resolved | null {
+    if (!t.columns.length || t.columns.some((c) => c.match !== 'generic')) return null;
+    const src = this.source ? this.index.table(this.source) : undefined;
+    const key = src && ownKey(src, singular);
+    return key && t.columns.some((c) => c.table === src.name && c.label === key.label) ? { table: src.name, info: key, score: 1 } : null;
+  }
+
   /** Columns of a term tied for best (`time` with two timestamps): an ambiguity to ask about. */
   private ties(t: TermLink): string[] {
+    if (this.genericKey(t)) return [];
     const inScope = t.columns.filter((c) => this.scope.includes(c.table));
     const top = inScope[0]?.score ?? 0;
     const tied = inScope.filter((c) => top - c.score < TIE && c.match !== 'concept');
@@ -219,7 +232,7 @@ class Proposer {
       limit: null,
     };
     if (!top || !dataLinked) {
-      return { table: null, tableCandidates: ranked, plan: null, slots: emptySlots, unknown, ambiguous: [], confidence: 'none' };
+      return { table: null, tableCandidates: ranked, plan: null, slots: emptySlots, unknown, ambiguous: [], confidence: 'none', doubts: [] };
     }
     const tied = second && top.score - second.score < TIE;
     this.source = top.table;
@@ -228,7 +241,7 @@ class Proposer {
 
     const ambiguous: { phrase: string; candidates: string[] }[] = [];
     const src = this.index.table(top.table);
-    if (!src) return { table: null, tableCandidates: ranked, plan: null, slots: emptySlots, unknown, ambiguous, confidence: 'none' };
+    if (!src) return { table: null, tableCandidates: ranked, plan: null, slots: emptySlots, unknown, ambiguous, confidence: 'none', doubts: [] };
 
     // Every term that names something outside the source pulls in the table that has it.
     for (const t of L.terms) {
@@ -329,10 +342,13 @@ class Proposer {
     const hasLimit = L.orders.some((o) => o.limit !== null);
     const orderAggregateKeys = new Set(L.orders.flatMap((o) => (o.key && 'aggregate' in o.key ? [o.key.aggregate] : [])));
     const realAggs = L.aggregates.filter((a) => !a.superlative);
-    for (const [i, a] of L.aggregates.entries()) {
-      // `highest` is max() only when nothing else ranks: `the 3 highest`, `which … highest` sort.
-      if (a.superlative && (hasLimit || orderAggregateKeys.size > 0 || realAggs.some((x) => x.start === a.end))) continue;
-      if (a.superlative && !a.target) continue;
+    for (const a of L.aggregates) {
+      // `highest` is max() only when nothing else ranks: `the 3 highest`, `which … highest`,
+      // `highest average` sort instead.
+      if (a.superlative && (hasLimit || realAggs.some((x) => x.start === a.end) || !a.target)) continue;
+      if (a.superlative) this.superlativeAggregates.add(a.start);
+      // An aggregate word with nothing after it refers back (`with that average`, `in total`).
+      if (!a.target && a.fn !== 'count' && L.aggregates.some((x) => x !== a && x.target)) continue;
       if (a.fn === 'sum' && !a.target && (realAggs.length > 1 || L.aggregates.some((x) => x.fn === 'count'))) continue;
       const agg = this.aggregateOf(a, use);
       if (agg === undefined) continue;
@@ -341,8 +357,8 @@ class Proposer {
         continue;
       }
       if (!aggregates.some((x) => sameAggregate(x.agg, agg))) aggregates.push({ link: a, agg });
-      void i;
     }
+    void orderAggregateKeys;
 
     // ---- grouping
     const groupKeys: Resolved[] = [];
@@ -359,7 +375,8 @@ class Proposer {
     for (const g of groupTerms) {
       const head = this.term(g.term);
       if (!head) continue;
-      if (g.cue === 'which' && !groupsNeeded) continue;
+      // "which X", "each X", "every X" only group when something is computed per X.
+      if ((g.cue === 'which' || g.cue === 'each' || g.cue === 'every') && !groupsNeeded) continue;
       const qualifierTables = g.qualifiers.flatMap((q) => this.term(q)?.tables.map((x) => x.table) ?? []);
       for (const q of g.qualifiers) use(this.term(q));
       for (const qt of qualifierTables) if (qt !== this.source) this.join(qt);
@@ -436,7 +453,9 @@ class Proposer {
     const orderBy: { key: OrderKey; direction: 'asc' | 'desc' }[] = [];
     const limit = L.orders.find((o) => o.limit !== null)?.limit ?? null;
     const explicitDirection = L.orders.find((o) => o.direction !== null && o.limit === null && o.key === null)?.direction;
-    const ranked2 = L.orders.filter((o) => o.limit === null && (o.direction !== null || o.key !== null));
+    const ranked2 = L.orders.filter(
+      (o) => o.limit === null && (o.direction !== null || o.key !== null) && !this.superlativeAggregates.has(o.start),
+    );
     const orderSpec = ranked2.find((o) => o.key !== null || o.hinted.length) ?? ranked2[0];
     const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
     if (orderSpec || (limit && aggregates.length)) {
@@ -469,7 +488,7 @@ class Proposer {
         if (!t.projected || used.has(t.id) || t.values.length) continue;
         if (L.arithmetic.some((a) => termsOf(a.expr).includes(t.id))) continue;
         const table = this.isTableMention(t);
-        if (table) continue;
+        if (table === this.source || (table && !t.columns.some((c) => this.scope.includes(c.table)))) continue;
         if (t.columns.every((c) => c.match === 'concept')) continue;
         const r = this.resolve(t);
         if (!r) continue;
@@ -492,12 +511,20 @@ class Proposer {
       const table = t.tables[0]?.table;
       if (table && (table === this.source || this.scope.includes(table) || t.tables[0]!.score >= (t.columns[0]?.score ?? 0))) continue;
       if (t.columns.length && t.columns.every((c) => c.match === 'concept' || c.match === 'stem' || c.match === 'generic')) continue;
+      // A verb form naming a column (`installed` ~ installed_at) says how, not what to show.
+      if (t.end - t.start === 1 && /(ed|ing)$/i.test(t.text) && t.columns.every((c) => c.match !== 'exact')) continue;
       if (t.columns.some((c) => c.match === 'partial' && c.score < 0.6)) continue;
+      // Said again (`each name once`, `belongs to a site`): the first mention has the role.
+      const again = this.resolve(t);
+      if (again && L.terms.some((u) => used.has(u.id) && this.resolve(u)?.info.label === again.info.label)) continue;
       // A column said outside any list, condition or aggregate: the model should place it.
       if (t.columns.length && !t.projected) this.doubt(`"${t.text}" has no role`);
     }
     if (this.joins.size && this.schema.streaming) this.doubt('streams cannot be joined');
-    for (const g of L.groups) if (!used.has(g.term) && g.cue !== 'which') this.doubt(`group "${g.text}" unresolved`);
+    for (const g of L.groups) {
+      const quantifier = g.cue === 'which' || g.cue === 'each' || g.cue === 'every';
+      if (!used.has(g.term) && !(quantifier && !groupsNeeded)) this.doubt(`group "${g.text}" unresolved`);
+    }
 
     const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? (conditions[0] ?? null) : { kind: 'and', conditions };
     const joins = [...this.joins].map(([table, key]) => ({
@@ -522,14 +549,17 @@ class Proposer {
     const slots = this.slots(ranked, where, groupKeys, aggregates.map((a) => a.agg), tg ?? null, limit, orderBy[0] ?? null);
     const nothingAsked = !select.length && !where && !aggregates.length && !orderBy.length && !limit;
     const conclusive = !tied && !unknown.length && !ambiguous.length && !this.notes.length && !nothingAsked;
+    // A plan that asks nothing, or that had to guess around words naming nothing, is no plan.
+    const usable = !tied && !nothingAsked && !(unknown.length && this.notes.length);
     return {
       table: tied ? null : top.table,
       tableCandidates: ranked,
-      plan: tied ? null : plan,
+      plan: usable ? plan : null,
       slots,
       unknown,
       ambiguous,
       confidence: conclusive ? 'high' : 'partial',
+      doubts: [...this.notes],
     };
   }
 
@@ -552,10 +582,11 @@ class Proposer {
   private groupKey(head: TermLink, preferTable: string | null): Resolved | null | undefined {
     const table = this.isTableMention(head);
     if (table && !(preferTable && head.columns.some((c) => c.table === preferTable))) {
-      if (table !== this.source) this.join(table);
+      // `per device` groups by the source's device_id: no join needed for the key itself.
       const key = this.keyFor(table);
       if (key) return key;
       if (table === this.source) return undefined;
+      this.join(table);
     }
     if (preferTable && preferTable !== this.source) this.join(preferTable);
     const r = this.resolve(head, { preferTable });

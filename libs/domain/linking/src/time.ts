@@ -278,10 +278,15 @@ const RELATIVE_UNITS: Record<string, Grain | 'week' | 'second'> = {
  * Date and time ranges: `in February 2024`, `on 1 March 2024 between 12:00 and 18:00`,
  * `last 7 days`, `in 2024`, `since March 2024`. Half-open: `to` is the first moment after.
  */
-export function findTimeRanges(tokens: readonly Token[], text: string, nowDate: Date): Found<TimeRangeLink>[] {
+export function findTimeRanges(
+  tokens: readonly Token[],
+  text: string,
+  nowDate: Date,
+  already: ReadonlySet<number> = new Set(),
+): Found<TimeRangeLink>[] {
   const now = fromDate(nowDate);
   const out: Found<TimeRangeLink>[] = [];
-  const taken = new Set<number>();
+  const taken = new Set<number>(already);
   const tokensIn = (from: number, to: number) => tokens.filter((t) => t.start >= from && t.end <= to).map((t) => t.i);
   const take = (idx: number[]) => idx.forEach((k) => taken.add(k));
   const link = (idx: number[], from: Moment | null, to: Moment | null): Found<TimeRangeLink> => {
@@ -302,6 +307,7 @@ export function findTimeRanges(tokens: readonly Token[], text: string, nowDate: 
 
   // Relative: last/past/previous (N) units, today, yesterday, this week/month/year.
   for (let i = 0; i < tokens.length; i++) {
+    if (taken.has(i)) continue;
     const w = tokens[i]?.norm ?? '';
     if (w === 'last' || w === 'past' || w === 'previous') {
       const n = numberOf(tokens[i + 1]);

@@ -195,4 +195,6 @@ export interface PlanProposal {
   /** Words that link to several things equally. */
   ambiguous: { phrase: string; candidates: string[] }[];
   confidence: 'high' | 'partial' | 'none';
+  /** Why the proposal is not conclusive, in words (for logs and for the model's hint). */
+  doubts: string[];
 }
