@@ -110,6 +110,31 @@ export const GENERIC_PARTS = new Set([
   'cnt',
   'count',
   'ct',
+  // Units as name suffixes (`trip_dist_km`, `price_usd`, `temp_c`): they say how, not what.
+  'km',
+  'm',
+  'cm',
+  'mm',
+  'kg',
+  'g',
+  'lb',
+  'lbs',
+  'usd',
+  'eur',
+  'gbp',
+  'pct',
+  'mph',
+  'kmh',
+  'kph',
+  'sec',
+  'secs',
+  'ms',
+  'mins',
+  'hrs',
+  'c',
+  'f',
+  'deg',
+  'utc',
 ]);
 
 /** Parts that mark a column as a point in time: `ordered_at`, `pickup_ts`, `created_date`. */
@@ -175,7 +200,11 @@ export const REQUEST_VERBS = new Set(
   make made send sent sold sell sells selling buy bought spent spend spends place placed put take took came come comes go going went
   brought bring earn earned record recorded report reported emit emits forward forwarding keep kept drive driving driven belong belongs
   happen happened occur occurred produce produced generate generated log logged register registered receive received contain contains
-  exist exists existing located locate include includes including appear appears went goes did`.split(/\s+/),
+  exist exists existing located locate include includes including appear appears went goes did
+  pay pays paid paying pick picks picked drop drops dropped use uses used travel travels travelled traveled ride rides rode
+  charge charged visit visited create created update updated finish finished open opened sign signed join joined
+  leave left rate rated stay stayed work worked live lives lived happen happens become became break broke cause caused
+  run runs ran reach reached hit hits`.split(/\s+/),
 );
 
 /** Nouns that stand for "the data" in general: linked when a catalog name matches, never unknown. */

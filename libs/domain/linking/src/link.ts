@@ -1,6 +1,6 @@
 import type { AggregateFn } from '@nl2p/query-plan';
 import { CONCEPTS, CUE_WORDS, FILLER_WORDS, FUNCTION_WORDS, REQUEST_VERBS } from './lexicon';
-import { conceptColumns, findTerms } from './match';
+import { conceptColumns, findTerms, wordScore } from './match';
 import { findComparisons } from './numbers';
 import { findDirection, findLimits, superlativeAt, SUPERLATIVES } from './order';
 import { buildIndex, type SchemaIndex } from './schema-index';
@@ -313,12 +313,15 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       if (t && (t.columns.length || t.tables.length)) subject = t.id;
     }
     let aggregate: AggregateFn | null = null;
+    // The noun counted by the number (`more than 3 passengers` → passenger_cnt).
+    const counted = termAt.get(c.end);
+    if (subject === null && counted && counted.start === c.end && !counted.values.length && measureLike(counted, index)) subject = counted.id;
     // Before the cue, over verbs and function words (`humidity was below`, `a quantity of at least`).
     if (subject === null) {
       for (let k = c.cueStart - 1; k >= Math.max(0, c.cueStart - 5); k--) {
         const t = termAt.get(k);
         if (t) {
-          if (t.columns.length && !t.values.length) subject = t.id;
+          if (t.columns.length && !t.values.length && measureLike(t, index)) subject = t.id;
           break;
         }
         const ai = aggAt.get(k);
@@ -333,7 +336,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     }
     // `more than 5 orders`: a count of rows.
     const after = termAt.get(c.end);
-    const countsRows = !!after && after.tables.length > 0 && !after.values.length && c.op !== 'between';
+    const countsRows = !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
     const hinted = c.hintWords.flatMap((w) => conceptColumns(index, w));
     if (countsRows) aggregate = 'count';
     return {
@@ -527,6 +530,15 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   };
 }
 
+/** A term that can be compared with a number: a numeric (or temporal) column that is not an id. */
+function measureLike(t: TermLink, index: SchemaIndex): boolean {
+  if (t.tables.length && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0)) return false;
+  return t.columns.some((c) => {
+    const info = index.table(c.table)?.columns.find((x) => x.label === c.label);
+    return !!info && (info.numeric || info.temporal) && !/(^|_)id$/i.test(info.column);
+  });
+}
+
 /** Inside a `where …` clause that defines rather than filters (no comparison or value follows). */
 function inWhereClause(tokens: readonly Token[], i: number): boolean {
   for (let k = i - 1; k >= 0; k--) {
@@ -554,9 +566,16 @@ function isContentWord(t: Token): boolean {
 
 /** `Office Chair` in `Office Chair orders` is a value, `total amount` a column: not cues. */
 function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): boolean {
-  const words = [tokens[i]?.norm ?? '', tokens[i + 1]?.norm ?? ''];
+  const pairs = [
+    [tokens[i]?.norm ?? '', tokens[i + 1]?.norm ?? ''],
+    [tokens[i - 1]?.norm ?? '', tokens[i]?.norm ?? ''],
+  ];
   return index.tables.some((t) =>
-    t.columns.some((c) => c.readings.some((r) => r.words.length === 2 && r.words[0] === words[0] && r.words[1] === words[1])),
+    t.columns.some((c) =>
+      c.readings.some(
+        (r) => r.words.length === 2 && pairs.some(([a, b]) => wordScore(a ?? '', r.words[0] ?? '') >= 0.9 && wordScore(b ?? '', r.words[1] ?? '') >= 0.9),
+      ),
+    ),
   );
 }
 

@@ -136,7 +136,7 @@ class Proposer {
   }
 
   /** The best column a term names among the tables in scope (source first on ties). */
-  private resolve(t: TermLink, opts: { numeric?: boolean; preferTable?: string | null } = {}): Resolved | null {
+  private resolve(t: TermLink, opts: { numeric?: boolean; measure?: boolean; preferTable?: string | null } = {}): Resolved | null {
     const own = this.genericKey(t);
     if (own && !opts.numeric) return own;
     let best: Resolved | null = null;
@@ -144,7 +144,9 @@ class Proposer {
       if (!this.scope.includes(c.table)) continue;
       const info = this.column(c);
       if (!info) continue;
-      if (opts.numeric && !info.numeric) continue;
+      if ((opts.numeric || opts.measure) && !info.numeric) continue;
+      // Ids are numbers but not amounts: nobody averages them.
+      if (opts.measure && /(^|_)id$/i.test(info.column)) continue;
       let score = c.score;
       if (c.table === this.source) score += 0.01;
       if (opts.preferTable && c.table === opts.preferTable) score += 0.2;
@@ -300,7 +302,7 @@ class Proposer {
         continue;
       }
       const subject = c.subject !== null ? this.term(c.subject) : undefined;
-      let r = subject ? this.resolve(subject, { numeric: true }) : null;
+      let r = subject ? (this.resolve(subject, { measure: true }) ?? this.resolve(subject, { numeric: true })) : null;
       if (r && subject) use(subject);
       if (!r) {
         const hinted = c.hinted.find((h) => this.scope.includes(h.table) && this.column(h)?.numeric);
@@ -322,7 +324,9 @@ class Proposer {
       } else conditions.push({ kind: 'compare', left, op: c.op, value: { kind: 'number', value: c.value } });
     }
 
-    const timeColumn = this.timeColumn();
+    // Only a request about time has to say which time column it means.
+    const needsTime = L.timeRanges.length > 0 || L.timeGroups.length > 0 || L.orders.some((o) => o.key && 'time' in o.key);
+    const timeColumn = needsTime ? this.timeColumn() : null;
     for (const range of L.timeRanges) {
       if (this.schema.streaming) {
         this.doubt('a stream has no date range to filter on');
@@ -627,7 +631,7 @@ class Proposer {
       return { fn: 'count', arg: null, distinct: false };
     }
     if (!t) return a.fn === 'sum' ? undefined : null;
-    const r = this.resolve(t, { numeric: true }) ?? this.resolve(t);
+    const r = this.resolve(t, { measure: true }) ?? this.resolve(t);
     if (!r) return null;
     use(t);
     const ties = this.ties(t);
