@@ -130,13 +130,9 @@ export async function draftFromPlan(
 
 /** Column labels the linker tied to the request, in its order: they lead the enums. */
 function preferredLabels(proposal: PlanProposal, source: string): string[] {
-  const labels: string[] = [];
-  for (const c of proposal.slots?.columns ?? []) {
-    const table = typeof c === 'string' ? null : c.table;
-    const column = typeof c === 'string' ? c : c.column;
-    labels.push(!table || table === source ? column : `${table}.${column}`);
-  }
-  return labels;
+  return [...proposal.slots.columns, ...proposal.slots.groupBy].map((c) =>
+    c.table === source ? c.label : `${c.table}.${c.label}`,
+  );
 }
 
 /** The table a request names outright (`describe orders`), singular or plural, any case. */
