@@ -202,7 +202,7 @@ export const REQUEST_VERBS = new Set(
   happen happened occur occurred produce produced generate generated log logged register registered receive received contain contains
   exist exists existing located locate include includes including appear appears went goes did
   pay pays paid paying pick picks picked drop drops dropped use uses used travel travels travelled traveled ride rides rode
-  charge charged visit visited create created update updated finish finished open opened sign signed join joined
+  charged visit visited create created update updated finish finished open opened sign signed join joined
   leave left rate rated stay stayed work worked live lives lived happen happens become became break broke cause caused
   run runs ran reach reached hit hits`.split(/\s+/),
 );

@@ -116,7 +116,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   const found = findComparisons(tokens, taken);
   for (const c of found) {
     take(range(c.cueStart, c.cueEnd));
-    take(range(c.numberAt, c.end));
+    take(range(c.numberAt, c.numberEnd));
+    if (c.postfixAt !== null) take(range(c.postfixAt, c.end));
   }
 
   // 3. Aggregate and superlative cues, unless the words name a column outright (`total_amount`).
@@ -314,8 +315,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     }
     let aggregate: AggregateFn | null = null;
     // The noun counted by the number (`more than 3 passengers` → passenger_cnt).
-    const counted = termAt.get(c.end);
-    if (subject === null && counted && counted.start === c.end && !counted.values.length && measureLike(counted, index)) subject = counted.id;
+    const counted = termAt.get(c.numberEnd);
+    if (subject === null && counted && counted.start === c.numberEnd && !counted.values.length && measureLike(counted, index)) subject = counted.id;
     // Before the cue, over verbs and function words (`humidity was below`, `a quantity of at least`).
     if (subject === null) {
       for (let k = c.cueStart - 1; k >= Math.max(0, c.cueStart - 5); k--) {
@@ -335,7 +336,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       }
     }
     // `more than 5 orders`: a count of rows.
-    const after = termAt.get(c.end);
+    const after = termAt.get(c.numberEnd);
     const countsRows = !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
     const hinted = c.hintWords.flatMap((w) => conceptColumns(index, w));
     if (countsRows) aggregate = 'count';

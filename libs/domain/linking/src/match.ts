@@ -135,16 +135,20 @@ function candidatesFor(tokens: readonly Token[], start: number, end: number, ind
   }
   const tables: TableCandidate[] = [];
   const columns: ColumnCandidate[] = [];
-  if (!(single && REQUEST_VERBS.has(first))) {
+  // A request verb names a table or column only when it is that name outright (`returns`, `logs`).
+  const verb = single && REQUEST_VERBS.has(first);
+  const accept = (m: { score: number; kind: MatchKind } | null) =>
+    !!m && m.score >= (single ? MIN_SINGLE : MIN_MULTI) && (!verb || m.kind === 'exact' || m.kind === 'plural');
+  {
     for (const t of index.tables) {
       const m = bestReading(words, t.readings);
-      if (m && m.score >= (single ? MIN_SINGLE : MIN_MULTI)) tables.push({ table: t.name, score: m.score, match: m.kind });
+      if (m && accept(m)) tables.push({ table: t.name, score: m.score, match: m.kind });
       for (const c of t.columns) {
         const cm = bestReading(words, c.readings);
-        if (cm && cm.score >= (single ? MIN_SINGLE : MIN_MULTI)) columns.push(candidate(c, cm.score, cm.kind));
+        if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind));
       }
     }
-    if (single) {
+    if (single && !verb) {
       // A word that evokes a measure (`units` → quantity) beats reading it as a modifier (`unit_price`).
       for (const c of conceptColumns(index, first)) {
         if (!columns.some((x) => x.table === c.table && x.label === c.label && x.score >= c.score)) columns.push(c);

@@ -134,6 +134,10 @@ export interface FoundComparison {
   cueStart: number;
   cueEnd: number;
   numberAt: number;
+  /** End of the number and its unit. */
+  numberEnd: number;
+  /** Where a trailing cue starts (`or more`), or null. */
+  postfixAt: number | null;
   /** A comparative adjective (`faster`) or unit (`degrees`) that says what is compared. */
   hintWords: string[];
 }
@@ -206,6 +210,8 @@ export function findComparisons(tokens: readonly Token[], taken: ReadonlySet<num
           cueStart: i - 1,
           cueEnd: i,
           numberAt: i,
+          numberEnd: m.end,
+          postfixAt: null,
           hintWords: [m.unit ?? n.unit ?? ''].filter(Boolean),
         });
         for (let k = i - 1; k < m.end; k++) used.add(k);
@@ -242,11 +248,17 @@ export function findComparisons(tokens: readonly Token[], taken: ReadonlySet<num
     }
     let op = found?.op ?? null;
     let end = n.end;
-    for (const [words, postOp] of POSTFIX) {
-      if (words.every((w, k) => tokens[n.end + k]?.norm === w)) {
-        op = postOp;
-        end = n.end + words.length;
-        break;
+    let postfixAt: number | null = null;
+    // `4 or more`, `3 passengers or more`
+    for (const at of [n.end, n.end + 1]) {
+      if (postfixAt !== null || (at > n.end && tokens[n.end]?.kind !== 'word')) break;
+      for (const [words, postOp] of POSTFIX) {
+        if (words.every((w, k) => tokens[at + k]?.norm === w)) {
+          op = postOp;
+          end = at + words.length;
+          postfixAt = at;
+          break;
+        }
       }
     }
     if (!op) continue;
@@ -264,9 +276,12 @@ export function findComparisons(tokens: readonly Token[], taken: ReadonlySet<num
       cueStart: found?.start ?? i,
       cueEnd: found?.end ?? i,
       numberAt: i,
+      numberEnd: n.end,
+      postfixAt,
       hintWords: [...(found?.hint ?? []), ...(n.unit ? [n.unit] : [])],
     });
-    for (let k = start; k < end; k++) used.add(k);
+    for (let k = start; k < n.end; k++) used.add(k);
+    for (let k = postfixAt ?? end; k < end; k++) used.add(k);
   }
   return out;
 }

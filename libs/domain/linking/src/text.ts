@@ -102,7 +102,7 @@ export function isPlural(word: string): boolean {
  */
 export function stem(word: string): string {
   let w = singular(word);
-  for (const suffix of ['ings', 'ing', 'ed', 'es', 'er', 'ly', 's']) {
+  for (const suffix of ['ings', 'ing', 'ed', 'es', 'ly', 's']) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
       w = w.slice(0, -suffix.length);
       break;
