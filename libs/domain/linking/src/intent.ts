@@ -41,14 +41,19 @@ export function classifyIntent(text: string, schema: LinkSchema): 'list_streams'
   const catalogNoun = words.findIndex((w) => CATALOG_NOUNS.has(w));
   if (catalogNoun >= 0) {
     const plural = tokens[catalogNoun] && singular(tokens[catalogNoun].norm) !== tokens[catalogNoun].norm;
-    const asks = words.slice(0, catalogNoun).some((w) => LIST_VERBS.has(w) || w === 'how' || w === 'any' || w === 'available');
+    const asks = words
+      .slice(0, catalogNoun)
+      .some((w) => LIST_VERBS.has(w) || w === 'how' || w === 'any' || w === 'available');
     const named = tokens.some((t) => tableNamed(t.norm, index));
     if (plural && asks && !named) return 'list_streams';
   }
 
   const links = linkWithIndex(text, index);
-  const data = links.terms.some((t) => t.values.length || t.columns.some((c) => c.match !== 'concept' && c.match !== 'generic'));
-  const asked = links.aggregates.length > 0 || links.comparisons.length > 0 || links.groups.length > 0 || links.orders.length > 0;
+  const data = links.terms.some(
+    (t) => t.values.length || t.columns.some((c) => c.match !== 'concept' && c.match !== 'generic'),
+  );
+  const asked =
+    links.aggregates.length > 0 || links.comparisons.length > 0 || links.groups.length > 0 || links.orders.length > 0;
   if (data) return 'nl2sql';
   if (asked && links.terms.some((t) => t.tables.length)) return 'nl2sql';
   return null;

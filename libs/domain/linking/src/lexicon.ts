@@ -24,7 +24,10 @@ export const ABBREVIATIONS: Record<string, string[][]> = {
   desc: [['description']],
   dest: [['destination']],
   dist: [['distance']],
-  dob: [['date', 'of', 'birth'], ['birth', 'date']],
+  dob: [
+    ['date', 'of', 'birth'],
+    ['birth', 'date'],
+  ],
   dt: [['date'], ['datetime']],
   dur: [['duration']],
   emp: [['employee']],
@@ -73,12 +76,18 @@ export const ABBREVIATIONS: Record<string, string[][]> = {
   txn: [['transaction']],
   usr: [['user']],
   ver: [['version']],
-  vin: [['vehicle', 'identification', 'number'], ['vehicle', 'id']],
+  vin: [
+    ['vehicle', 'identification', 'number'],
+    ['vehicle', 'id'],
+  ],
   vol: [['volume']],
   wk: [['week']],
   wt: [['weight']],
   yr: [['year']],
-  zip: [['postal', 'code'], ['zip', 'code']],
+  zip: [
+    ['postal', 'code'],
+    ['zip', 'code'],
+  ],
 };
 
 /**
@@ -232,4 +241,19 @@ export const CUE_WORDS = new Set(
 );
 
 /** Words that can never be a value or a column link on their own, however a catalog spells them. */
-export const NEVER_VALUE = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'and', 'or', 'to', 'is', 'it', 'i', 'me', 'us']);
+export const NEVER_VALUE = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'and',
+  'or',
+  'to',
+  'is',
+  'it',
+  'i',
+  'me',
+  'us',
+]);

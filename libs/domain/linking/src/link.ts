@@ -50,7 +50,24 @@ const OPERATORS: Record<string, ArithmeticNode['op']> = {
   minus: '-',
   divided: '/',
 };
-const PROJECTION_VERBS = new Set(['forward', 'emit', 'show', 'list', 'give', 'return', 'display', 'select', 'get', 'find', 'print', 'provide', 'tell', 'output', 'include', 'fetch']);
+const PROJECTION_VERBS = new Set([
+  'forward',
+  'emit',
+  'show',
+  'list',
+  'give',
+  'return',
+  'display',
+  'select',
+  'get',
+  'find',
+  'print',
+  'provide',
+  'tell',
+  'output',
+  'include',
+  'fetch',
+]);
 const SCOPE_CLOSERS = new Set([
   'where',
   'whose',
@@ -150,7 +167,13 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   // Operators between two operands (`quantity times unit price`) are not the word `times`.
   for (let i = 1; i < tokens.length - 1; i++) {
     const prev = tokens[i - 1];
-    if (OPERATORS[norm(i)] && prev && prev.kind !== 'punct' && !FUNCTION_WORDS.has(prev.norm) && tokens[i + 1]?.kind !== 'punct') {
+    if (
+      OPERATORS[norm(i)] &&
+      prev &&
+      prev.kind !== 'punct' &&
+      !FUNCTION_WORDS.has(prev.norm) &&
+      tokens[i + 1]?.kind !== 'punct'
+    ) {
       cueAt.delete(i);
       taken.add(i);
       if (norm(i + 1) === 'by') taken.add(i + 1);
@@ -176,7 +199,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   // 5. Negation: `not cancelled`, `neither cancelled nor returned`, `except books`.
   for (let i = 0; i < tokens.length; i++) {
     const w = norm(i);
-    const negation = NEGATIONS.has(w) || /n['’]t$/.test(tokens[i]?.text ?? '') || (w === 'other' && norm(i + 1) === 'than');
+    const negation =
+      NEGATIONS.has(w) || /n['’]t$/.test(tokens[i]?.text ?? '') || (w === 'other' && norm(i + 1) === 'than');
     if (!negation || taken.has(i)) continue;
     let k = i + 1;
     let hit = false;
@@ -191,7 +215,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       const nw = norm(k);
       if (t && !t.values.length) break;
       if (hit && !['or', 'nor', 'and', ',', 'the', 'a', 'any'].includes(nw)) break;
-      if (!hit && !FUNCTION_WORDS.has(nw) && !REQUEST_VERBS.has(nw) && nw !== 'than' && tokens[k]?.kind !== 'punct') break;
+      if (!hit && !FUNCTION_WORDS.has(nw) && !REQUEST_VERBS.has(nw) && nw !== 'than' && tokens[k]?.kind !== 'punct')
+        break;
       k++;
     }
   }
@@ -301,7 +326,11 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       superlative: c.superlative,
     });
   }
-  if (!aggregates.some((a) => a.fn === 'count' && a.distinct) && distinctAt.size && !aggregates.some((a) => a.distinct)) {
+  if (
+    !aggregates.some((a) => a.fn === 'count' && a.distinct) &&
+    distinctAt.size &&
+    !aggregates.some((a) => a.distinct)
+  ) {
     distinct = true;
   }
 
@@ -316,7 +345,14 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     let aggregate: AggregateFn | null = null;
     // The noun counted by the number (`more than 3 passengers` → passenger_cnt).
     const counted = termAt.get(c.numberEnd);
-    if (subject === null && counted && counted.start === c.numberEnd && !counted.values.length && measureLike(counted, index)) subject = counted.id;
+    if (
+      subject === null &&
+      counted &&
+      counted.start === c.numberEnd &&
+      !counted.values.length &&
+      measureLike(counted, index)
+    )
+      subject = counted.id;
     // Before the cue, over verbs and function words (`humidity was below`, `a quantity of at least`).
     if (subject === null) {
       for (let k = c.cueStart - 1; k >= Math.max(0, c.cueStart - 5); k--) {
@@ -337,7 +373,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     }
     // `more than 5 orders`: a count of rows.
     const after = termAt.get(c.numberEnd);
-    const countsRows = !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
+    const countsRows =
+      !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
     const hinted = c.hintWords.flatMap((w) => conceptColumns(index, w));
     if (countsRows) aggregate = 'count';
     return {
@@ -378,7 +415,15 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     } else if ((w === 'which' || w === 'what') && !taken.has(i + 1)) cue = 'which';
     else if (w === 'wise' && tokens[i]?.joined) {
       const t = termAt.get(i - 1);
-      if (t) groups.push({ start: t.start, end: i + 1, text: slice(t.start, i + 1), cue: 'wise', term: t.id, qualifiers: [] });
+      if (t)
+        groups.push({
+          start: t.start,
+          end: i + 1,
+          text: slice(t.start, i + 1),
+          cue: 'wise',
+          term: t.id,
+          qualifiers: [],
+        });
       continue;
     }
     if (!cue) continue;
@@ -386,28 +431,57 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     if (cue === 'each' && tokens.slice(i + 1, i + 5).some((t) => t.norm === 'once')) continue;
     if (cue === 'each' && inWhereClause(tokens, i)) continue;
     let k = from;
-    while (k < tokens.length && ['the', 'each', 'every', 'single', 'individual', 'a', 'an', 'their', 'its'].includes(norm(k))) k++;
+    while (
+      k < tokens.length &&
+      ['the', 'each', 'every', 'single', 'individual', 'a', 'an', 'their', 'its'].includes(norm(k))
+    )
+      k++;
     let head = termAt.get(k);
     if (!head || head.start !== k || head.values.length) continue;
     const qualifiers: number[] = [];
     // A compound noun names its last word: `customer country`, `device model`, `product category`.
-    for (let next = termAt.get(head.end); next && !next.values.length && tokens[next.start]?.kind === 'word'; next = termAt.get(next.end)) {
+    for (
+      let next = termAt.get(head.end);
+      next && !next.values.length && tokens[next.start]?.kind === 'word';
+      next = termAt.get(next.end)
+    ) {
       qualifiers.push(head.id);
       head = next;
     }
     const prevWord = norm(i - 1);
     if (cue === 'by') {
-      if (SORT_VERBS.has(prevWord) && !(prevWord === 'ordered' && head.tables.length && !head.columns.some((c) => c.match !== 'partial'))) {
-        orderKeysByBy.push({ start: i - 1, end: head.end, text: slice(i - 1, head.end), direction: null, limit: null, key: { term: head.id }, hinted: [] });
+      if (
+        SORT_VERBS.has(prevWord) &&
+        !(prevWord === 'ordered' && head.tables.length && !head.columns.some((c) => c.match !== 'partial'))
+      ) {
+        orderKeysByBy.push({
+          start: i - 1,
+          end: head.end,
+          text: slice(i - 1, head.end),
+          direction: null,
+          limit: null,
+          key: { term: head.id },
+          hinted: [],
+        });
         continue;
       }
       // A passive agent (`ordered by customers`), not a grouping.
       if (/ed$/.test(prevWord) || REQUEST_VERBS.has(prevWord)) continue;
       // `the most expensive products by unit price`: what the ranking is by.
-      const numericHead = head.columns.some((c) => index.table(c.table)?.columns.find((x) => x.label === c.label)?.numeric);
+      const numericHead = head.columns.some(
+        (c) => index.table(c.table)?.columns.find((x) => x.label === c.label)?.numeric,
+      );
       const idLike = head.columns.some((c) => /(^|_)id$/i.test(c.column));
       if (hasSuperlative && numericHead && !idLike && !aggregates.some((a) => !a.superlative)) {
-        orderKeysByBy.push({ start: i, end: head.end, text: slice(i, head.end), direction: null, limit: null, key: { term: head.id }, hinted: [] });
+        orderKeysByBy.push({
+          start: i,
+          end: head.end,
+          text: slice(i, head.end),
+          direction: null,
+          limit: null,
+          key: { term: head.id },
+          hinted: [],
+        });
         continue;
       }
     }
@@ -440,10 +514,26 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       }
       if (tokens[k]?.kind === 'punct' && norm(k) !== '(') break;
     }
-    orders.push({ start: i, end: sup.end, text: slice(i, sup.end), direction: sup.direction, limit: null, key, hinted });
+    orders.push({
+      start: i,
+      end: sup.end,
+      text: slice(i, sup.end),
+      direction: sup.direction,
+      limit: null,
+      key,
+      hinted,
+    });
   }
   for (const l of limits) {
-    orders.push({ start: l.start, end: l.end, text: slice(l.start, l.end), direction: null, limit: l.limit, key: null, hinted: [] });
+    orders.push({
+      start: l.start,
+      end: l.end,
+      text: slice(l.start, l.end),
+      direction: null,
+      limit: l.limit,
+      key: null,
+      hinted: [],
+    });
   }
   if (direction) {
     orders.push({
@@ -493,7 +583,15 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     if (!t) continue;
     // An unknown word in front of a column noun changes what it means: "wind speed" is not "speed".
     const after = termAt.get(i);
-    if (after && after.start === i && run.length && (run.at(-1) ?? -2) === i - 1 && after.columns.length && !after.values.length && !after.tables.length) {
+    if (
+      after &&
+      after.start === i &&
+      run.length &&
+      (run.at(-1) ?? -2) === i - 1 &&
+      after.columns.length &&
+      !after.values.length &&
+      !after.tables.length
+    ) {
       for (let k = after.start; k < after.end; k++) run.push(k);
       i = after.end - 1;
       flush();
@@ -545,7 +643,8 @@ function inWhereClause(tokens: readonly Token[], i: number): boolean {
   for (let k = i - 1; k >= 0; k--) {
     const w = tokens[k]?.norm ?? '';
     if (w === '.' || w === '?' || w === ';' || w === '!') return false;
-    if (w === 'where' || w === 'whereas' || w === 'assuming' || w === 'given') return tokens[k - 1]?.norm === ',' || k > 0;
+    if (w === 'where' || w === 'whereas' || w === 'assuming' || w === 'given')
+      return tokens[k - 1]?.norm === ',' || k > 0;
   }
   return false;
 }
@@ -561,7 +660,8 @@ function isContentWord(t: Token): boolean {
   if (FILLER_WORDS.has(s) || CUE_WORDS.has(s)) return false;
   // Inflected request verbs: getting, sending, shows.
   const base = w.replace(/(ing|ed|s)$/, '');
-  if (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1'))) return false;
+  if (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1')))
+    return false;
   return true;
 }
 
@@ -574,7 +674,11 @@ function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): b
   return index.tables.some((t) =>
     t.columns.some((c) =>
       c.readings.some(
-        (r) => r.words.length === 2 && pairs.some(([a, b]) => wordScore(a ?? '', r.words[0] ?? '') >= 0.9 && wordScore(b ?? '', r.words[1] ?? '') >= 0.9),
+        (r) =>
+          r.words.length === 2 &&
+          pairs.some(
+            ([a, b]) => wordScore(a ?? '', r.words[0] ?? '') >= 0.9 && wordScore(b ?? '', r.words[1] ?? '') >= 0.9,
+          ),
       ),
     ),
   );
@@ -587,10 +691,12 @@ function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): b
 function definedWords(tokens: readonly Token[], a: ArithmeticLink, termAt: Map<number, TermLink>): string[] {
   const out: string[] = [];
   const s = a.start;
-  const isFree = (k: number) => tokens[k]?.kind === 'word' && !termAt.has(k) && !FUNCTION_WORDS.has(tokens[k]?.norm ?? '');
+  const isFree = (k: number) =>
+    tokens[k]?.kind === 'word' && !termAt.has(k) && !FUNCTION_WORDS.has(tokens[k]?.norm ?? '');
   if (tokens[s - 1]?.norm === '(' && isFree(s - 2)) out.push(tokens[s - 2]?.norm ?? '');
   const before = tokens[s - 1]?.norm ?? '';
-  if ((before === 'is' || before === '=' || before === 'as' || before === 'means') && isFree(s - 2)) out.push(tokens[s - 2]?.norm ?? '');
+  if ((before === 'is' || before === '=' || before === 'as' || before === 'means') && isFree(s - 2))
+    out.push(tokens[s - 2]?.norm ?? '');
   if (before === 'as' && tokens[s - 2]?.norm === 'defined' && isFree(s - 4)) out.push(tokens[s - 4]?.norm ?? '');
   return out.filter(Boolean);
 }
@@ -617,14 +723,29 @@ function projectionScope(tokens: readonly Token[]): boolean[] {
       any = true;
       continue;
     }
-    if (w === '.' || w === '?' || w === '!' || w === ';' || w === ')' || SCOPE_CLOSERS.has(w) || (w === 'with' && !opener)) open = false;
+    if (
+      w === '.' ||
+      w === '?' ||
+      w === '!' ||
+      w === ';' ||
+      w === ')' ||
+      SCOPE_CLOSERS.has(w) ||
+      (w === 'with' && !opener)
+    )
+      open = false;
     scope[i] = open;
   }
   if (any) return scope;
   // No listing verb: the request opens with what it wants ("The vin and the latitude of …").
   let open2 = true;
   return tokens.map((t) => {
-    if (t.norm === '.' || t.norm === '?' || t.norm === ';' || (SCOPE_CLOSERS.has(t.norm) && !['of', 'in', 'on', 'for', 'per', 'by'].includes(t.norm))) open2 = false;
+    if (
+      t.norm === '.' ||
+      t.norm === '?' ||
+      t.norm === ';' ||
+      (SCOPE_CLOSERS.has(t.norm) && !['of', 'in', 'on', 'for', 'per', 'by'].includes(t.norm))
+    )
+      open2 = false;
     return open2;
   });
 }

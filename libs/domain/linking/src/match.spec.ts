@@ -10,7 +10,9 @@ const stream = streamSchema();
 function columns(text: string, schema: LinkSchema): Record<string, string> {
   const links: Links = linkRequest(text, schema);
   return Object.fromEntries(
-    links.terms.filter((t) => t.columns[0]).map((t) => [t.text.toLowerCase(), `${t.columns[0]?.table}.${t.columns[0]?.label}`]),
+    links.terms
+      .filter((t) => t.columns[0])
+      .map((t) => [t.text.toLowerCase(), `${t.columns[0]?.table}.${t.columns[0]?.label}`]),
   );
 }
 
@@ -43,7 +45,10 @@ describe('column linking', () => {
 
   it('matches plural and singular, and the telling part of a longer name', () => {
     expect(columns('humidities', demo)).toMatchObject({ humidities: 'sensor_readings.humidity' });
-    expect(columns('the fare per borough', taxi)).toMatchObject({ fare: 'trips.fare_amt', borough: 'trips.pu_borough' });
+    expect(columns('the fare per borough', taxi)).toMatchObject({
+      fare: 'trips.fare_amt',
+      borough: 'trips.pu_borough',
+    });
   });
 
   it('reads `time` as a time column and measure words as their column', () => {
@@ -59,12 +64,18 @@ describe('value linking', () => {
       .map((t) => `${t.values[0]?.column}=${t.values[0]?.value}`);
 
   it('finds distinct values of text columns, any case, multi-word, hyphenated', () => {
-    expect(values('readings of DEV-03 at the hamburg-port site', demo)).toEqual(['device_id=dev-03', 'site=hamburg-port']);
+    expect(values('readings of DEV-03 at the hamburg-port site', demo)).toEqual([
+      'device_id=dev-03',
+      'site=hamburg-port',
+    ]);
     expect(values('office chair orders from customers in the united states', demo)).toEqual([
       'product=Office Chair',
       'country=United States',
     ]);
-    expect(values('trips from staten island paid in CASH', taxi)).toEqual(['pu_borough=Staten Island', 'payment_type=cash']);
+    expect(values('trips from staten island paid in CASH', taxi)).toEqual([
+      'pu_borough=Staten Island',
+      'payment_type=cash',
+    ]);
   });
 
   it('matches a value said in the singular or plural', () => {
@@ -74,7 +85,9 @@ describe('value linking', () => {
 
   it('prefers the longest phrase: a table name over a value inside it', () => {
     const links = linkRequest('How many sensor readings are there?', demo);
-    expect(links.terms.map((t) => [t.text, t.tables[0]?.table, t.values.length])).toEqual([['sensor readings', 'sensor_readings', 0]]);
+    expect(links.terms.map((t) => [t.text, t.tables[0]?.table, t.values.length])).toEqual([
+      ['sensor readings', 'sensor_readings', 0],
+    ]);
   });
 });
 

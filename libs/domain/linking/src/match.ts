@@ -1,4 +1,12 @@
-import { ABBREVIATIONS, CONCEPTS, FUNCTION_WORDS, GENERIC_PARTS, REQUEST_VERBS, TEMPORAL_PARTS, TIME_WORDS } from './lexicon';
+import {
+  ABBREVIATIONS,
+  CONCEPTS,
+  FUNCTION_WORDS,
+  GENERIC_PARTS,
+  REQUEST_VERBS,
+  TEMPORAL_PARTS,
+  TIME_WORDS,
+} from './lexicon';
 import { looksTemporal, type ColumnInfo, type Reading, type SchemaIndex } from './schema-index';
 import { singular, stem, type Token } from './text';
 import type { ColumnCandidate, MatchKind, TableCandidate, TermLink, ValueCandidate } from './types';
@@ -118,7 +126,12 @@ function valueScore(words: readonly string[], value: readonly string[]): number 
   return a.length > 3 && singular(a) === singular(b) ? 0.9 : 0;
 }
 
-function candidatesFor(tokens: readonly Token[], start: number, end: number, index: SchemaIndex): SpanCandidates | null {
+function candidatesFor(
+  tokens: readonly Token[],
+  start: number,
+  end: number,
+  index: SchemaIndex,
+): SpanCandidates | null {
   const span = tokens.slice(start, end);
   const words = span.map((t) => t.norm);
   const single = span.length === 1;
@@ -139,22 +152,20 @@ function candidatesFor(tokens: readonly Token[], start: number, end: number, ind
   const verb = single && REQUEST_VERBS.has(first);
   const accept = (m: { score: number; kind: MatchKind } | null) =>
     !!m && m.score >= (single ? MIN_SINGLE : MIN_MULTI) && (!verb || m.kind === 'exact' || m.kind === 'plural');
-  {
-    for (const t of index.tables) {
-      const m = bestReading(words, t.readings);
-      if (m && accept(m)) tables.push({ table: t.name, score: m.score, match: m.kind });
-      for (const c of t.columns) {
-        const cm = bestReading(words, c.readings);
-        if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind));
-      }
+  for (const t of index.tables) {
+    const m = bestReading(words, t.readings);
+    if (m && accept(m)) tables.push({ table: t.name, score: m.score, match: m.kind });
+    for (const c of t.columns) {
+      const cm = bestReading(words, c.readings);
+      if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind));
     }
-    if (single && !verb) {
-      // A word that evokes a measure (`units` → quantity) beats reading it as a modifier (`unit_price`).
-      for (const c of conceptColumns(index, first)) {
-        if (!columns.some((x) => x.table === c.table && x.label === c.label && x.score >= c.score)) columns.push(c);
-      }
-      if (columns.length === 0 && TIME_WORDS.has(first)) columns.push(...timeColumns(index));
+  }
+  if (single && !verb) {
+    // A word that evokes a measure (`units` → quantity) beats reading it as a modifier (`unit_price`).
+    for (const c of conceptColumns(index, first)) {
+      if (!columns.some((x) => x.table === c.table && x.label === c.label && x.score >= c.score)) columns.push(c);
     }
+    if (columns.length === 0 && TIME_WORDS.has(first)) columns.push(...timeColumns(index));
   }
   if (!values.length && !tables.length && !columns.length) return null;
   const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;

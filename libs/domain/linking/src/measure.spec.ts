@@ -33,7 +33,9 @@ run('linking over evals/datasets/duckdb-demo.json', () => {
         if (p.table === item.table) rightTable++;
       } else if (p.unknown.length || !p.plan || p.confidence === 'none') caught++;
       if (process.env['LINKING_MEASURE'] === 'verbose') {
-        lines.push(`${item.id} [${p.confidence}] ${item.request}\n  gold: ${item.gold_sql ?? '(clarify)'}\n  unknown: ${JSON.stringify(p.unknown)} ambiguous: ${JSON.stringify(p.ambiguous)} doubts: ${JSON.stringify(p.doubts)}\n  plan: ${JSON.stringify(p.plan)}`);
+        lines.push(
+          `${item.id} [${p.confidence}] ${item.request}\n  gold: ${item.gold_sql ?? '(clarify)'}\n  unknown: ${JSON.stringify(p.unknown)} ambiguous: ${JSON.stringify(p.ambiguous)} doubts: ${JSON.stringify(p.doubts)}\n  plan: ${JSON.stringify(p.plan)}`,
+        );
       }
     }
     lines.push(

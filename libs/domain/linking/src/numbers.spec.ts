@@ -20,7 +20,8 @@ function where(text: string, schema: LinkSchema): string[] {
       return `${[ref.column, ...(ref.path ?? [])].join('->')} ${c.op} ${String(c.value.value)}`;
     }
     if (c.kind === 'between') return `${c.column.column} between ${String(c.low.value)} and ${String(c.high.value)}`;
-    if (c.kind === 'in') return `${c.column.column} ${c.negated ? 'not in' : 'in'} ${c.values.map((v) => String(v.value)).join(',')}`;
+    if (c.kind === 'in')
+      return `${c.column.column} ${c.negated ? 'not in' : 'in'} ${c.values.map((v) => String(v.value)).join(',')}`;
     return c.kind;
   });
 }
@@ -48,18 +49,30 @@ describe('numbers, units and comparison words', () => {
   });
 
   it('negates: not, neither … nor, except', () => {
-    expect(where('orders that were neither cancelled nor returned', demo)).toEqual(['status not in cancelled,returned']);
+    expect(where('orders that were neither cancelled nor returned', demo)).toEqual([
+      'status not in cancelled,returned',
+    ]);
     expect(where('orders not in the books category', demo)).toEqual(['category != books']);
     expect(where('trips except those paid in cash', taxi)).toEqual(['payment_type != cash']);
     expect(where('trips from Brooklyn or Queens', taxi)).toEqual(['pu_borough in Brooklyn,Queens']);
   });
 
   it('reads a comparison with an aggregate as HAVING', () => {
-    const plan = proposePlan(linkRequest('Average fare per vendor, only vendors whose average is above 20', taxi), taxi).plan;
+    const plan = proposePlan(
+      linkRequest('Average fare per vendor, only vendors whose average is above 20', taxi),
+      taxi,
+    ).plan;
     expect(plan?.having).toEqual([
-      { aggregate: { fn: 'avg', arg: { kind: 'column', ref: { column: 'fare_amt' } }, distinct: false }, op: '>', value: 20 },
+      {
+        aggregate: { fn: 'avg', arg: { kind: 'column', ref: { column: 'fare_amt' } }, distinct: false },
+        op: '>',
+        value: 20,
+      },
     ]);
-    const rows = proposePlan(linkRequest('Customers per country, only countries with more than 5 customers', demo), demo).plan;
+    const rows = proposePlan(
+      linkRequest('Customers per country, only countries with more than 5 customers', demo),
+      demo,
+    ).plan;
     expect(rows?.having).toEqual([{ aggregate: { fn: 'count', arg: null, distinct: false }, op: '>', value: 5 }]);
   });
 

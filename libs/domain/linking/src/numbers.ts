@@ -263,7 +263,8 @@ export function findComparisons(tokens: readonly Token[], taken: ReadonlySet<num
     }
     if (!op) continue;
     const start = found?.start ?? i;
-    if (found?.start !== undefined && (found.start < 0 || range(found.start, found.end).some((k) => taken.has(k)))) continue;
+    if (found?.start !== undefined && (found.start < 0 || range(found.start, found.end).some((k) => taken.has(k))))
+      continue;
     // "not above": negated cues were matched whole; a "not" right before flips a plain cue.
     if (found && tokens[found.start - 1]?.norm === 'not' && found.op === op) op = negate(op);
     out.push({

@@ -47,7 +47,12 @@ export function findLimits(tokens: readonly Token[], taken: ReadonlySet<number>)
     const w = tokens[i]?.norm ?? '';
     const n = numberOf(tokens[i + 1]);
     if (n !== null && !taken.has(i + 1) && Number.isInteger(n) && n > 0) {
-      if (w === 'top' || w === 'bottom' || w === 'limit' || ((w === 'first' || w === 'last') && !isTimeUnit(tokens[i + 2]))) {
+      if (
+        w === 'top' ||
+        w === 'bottom' ||
+        w === 'limit' ||
+        ((w === 'first' || w === 'last') && !isTimeUnit(tokens[i + 2]))
+      ) {
         out.push({ start: i, end: i + 2, limit: n });
         continue;
       }
@@ -58,7 +63,14 @@ export function findLimits(tokens: readonly Token[], taken: ReadonlySet<number>)
     }
     // "3 highest", "5 most humid" without "the"
     const m = numberOf(tokens[i]);
-    if (m !== null && !taken.has(i) && tokens[i]?.kind === 'number' && w !== 'the' && superlativeAt(tokens, i + 1) && !out.some((o) => o.end > i)) {
+    if (
+      m !== null &&
+      !taken.has(i) &&
+      tokens[i]?.kind === 'number' &&
+      w !== 'the' &&
+      superlativeAt(tokens, i + 1) &&
+      !out.some((o) => o.end > i)
+    ) {
       out.push({ start: i, end: i + 1, limit: m });
     }
   }
@@ -79,7 +91,14 @@ export function superlativeAt(
   if (w === 'most' || w === 'least') {
     // most recent / most expensive / most humid: the adjective says what and which way
     const sup = SUPERLATIVES[next];
-    if (sup?.time) return { direction: w === 'most' ? sup.direction : flip(sup.direction), time: true, fn: null, concept: null, end: i + 2 };
+    if (sup?.time)
+      return {
+        direction: w === 'most' ? sup.direction : flip(sup.direction),
+        time: true,
+        fn: null,
+        concept: null,
+        end: i + 2,
+      };
     const concept = CONCEPTS.get(next);
     if (concept?.direction) {
       const d = w === 'most' ? concept.direction : flip(concept.direction);
@@ -91,7 +110,8 @@ export function superlativeAt(
   const sup = SUPERLATIVES[w];
   if (sup) return { direction: sup.direction, time: !!sup.time, fn: sup.fn ?? null, concept: null, end: i + 1 };
   const concept = CONCEPTS.get(w);
-  if (concept?.direction && /est$/.test(w)) return { direction: concept.direction, time: false, fn: null, concept: w, end: i + 1 };
+  if (concept?.direction && /est$/.test(w))
+    return { direction: concept.direction, time: false, fn: null, concept: w, end: i + 1 };
   return null;
 }
 
@@ -103,7 +123,9 @@ function flip(d: 'asc' | 'desc'): 'asc' | 'desc' {
  * An explicit direction: `highest first`, `newest first`, `most expensive first`, `in
  * descending order`, `ascending`.
  */
-export function findDirection(tokens: readonly Token[]): { start: number; end: number; direction: 'asc' | 'desc'; time: boolean } | null {
+export function findDirection(
+  tokens: readonly Token[],
+): { start: number; end: number; direction: 'asc' | 'desc'; time: boolean } | null {
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i]?.norm ?? '';
     if (w === 'descending' || w === 'desc') return { start: i, end: i + 1, direction: 'desc', time: false };

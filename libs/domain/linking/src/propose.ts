@@ -25,6 +25,22 @@ import type {
   TermLink,
 } from './types';
 
+/** Column words naming amounts that add up (summed when no aggregate is said). */
+const ADDITIVE = new Set([
+  'count',
+  'quantity',
+  'amount',
+  'total',
+  'revenue',
+  'sales',
+  'cost',
+  'units',
+  'volume',
+  'number',
+  'spend',
+  'profit',
+]);
+
 /** Scores closer than this are a tie. */
 const TIE = 0.05;
 
@@ -65,6 +81,7 @@ class Proposer {
   private source: string | null = null;
   private scope: string[] = [];
   private readonly joins = new Map<string, { left: string; right: string }>();
+  private readonly ambiguous: { phrase: string; candidates: string[] }[] = [];
   /** Superlatives read as max()/min() rather than as an ordering (by their start token). */
   private readonly superlativeAggregates = new Set<number>();
 
@@ -120,7 +137,8 @@ class Proposer {
     const ranked = names.map((table) => {
       let score = 0;
       for (const t of this.links.terms) score += this.termScore(t, table);
-      for (const c of this.links.comparisons) if (c.subject === null && c.hinted.some((h) => h.table === table)) score += 0.3;
+      for (const c of this.links.comparisons)
+        if (c.subject === null && c.hinted.some((h) => h.table === table)) score += 0.3;
       for (const o of this.links.orders) if (o.hinted.some((h) => h.table === table)) score += 0.3;
       // Anchors weigh most: the table that has what is aggregated is the one to read from.
       let anchored = 0;
@@ -136,7 +154,10 @@ class Proposer {
   }
 
   /** The best column a term names among the tables in scope (source first on ties). */
-  private resolve(t: TermLink, opts: { numeric?: boolean; measure?: boolean; preferTable?: string | null } = {}): Resolved | null {
+  private resolve(
+    t: TermLink,
+    opts: { numeric?: boolean; measure?: boolean; preferTable?: string | null } = {},
+  ): Resolved | null {
     const own = this.genericKey(t);
     if (own && !opts.numeric) return own;
     let best: Resolved | null = null;
@@ -160,7 +181,9 @@ class Proposer {
     if (!t.columns.length || t.columns.some((c) => c.match !== 'generic')) return null;
     const src = this.source ? this.index.table(this.source) : undefined;
     const key = src && ownKey(src, singular);
-    return key && t.columns.some((c) => c.table === src.name && c.label === key.label) ? { table: src.name, info: key, score: 1 } : null;
+    return key && t.columns.some((c) => c.table === src.name && c.label === key.label)
+      ? { table: src.name, info: key, score: 1 }
+      : null;
   }
 
   /** Columns of a term tied for best (`time` with two timestamps): an ambiguity to ask about. */
@@ -222,7 +245,9 @@ class Proposer {
     const top = ranked[0];
     const second = ranked[1];
     const unknown = L.unlinked.map((u) => u.text);
-    const dataLinked = L.terms.some((t) => t.columns.some((c) => c.match !== 'concept') || t.values.length || t.tables.length);
+    const dataLinked = L.terms.some(
+      (t) => t.columns.some((c) => c.match !== 'concept') || t.values.length || t.tables.length,
+    );
     const emptySlots: PlanSlots = {
       tables: ranked,
       columns: [],
@@ -234,16 +259,35 @@ class Proposer {
       limit: null,
     };
     if (!top || !dataLinked) {
-      return { table: null, tableCandidates: ranked, plan: null, slots: emptySlots, unknown, ambiguous: [], confidence: 'none', doubts: [] };
+      return {
+        table: null,
+        tableCandidates: ranked,
+        plan: null,
+        slots: emptySlots,
+        unknown,
+        ambiguous: [],
+        confidence: 'none',
+        doubts: [],
+      };
     }
     const tied = second && top.score - second.score < TIE;
     this.source = top.table;
     this.scope = [top.table];
     if (tied) this.doubt(`tables ${top.table} and ${second.table} fit equally`);
 
-    const ambiguous: { phrase: string; candidates: string[] }[] = [];
+    const ambiguous = this.ambiguous;
     const src = this.index.table(top.table);
-    if (!src) return { table: null, tableCandidates: ranked, plan: null, slots: emptySlots, unknown, ambiguous, confidence: 'none', doubts: [] };
+    if (!src)
+      return {
+        table: null,
+        tableCandidates: ranked,
+        plan: null,
+        slots: emptySlots,
+        unknown,
+        ambiguous,
+        confidence: 'none',
+        doubts: [],
+      };
 
     // Every term that names something outside the source pulls in the table that has it.
     for (const t of L.terms) {
@@ -290,7 +334,12 @@ class Proposer {
       const col = this.ref(g.r);
       const lits: Literal[] = g.values.map((value) => ({ kind: 'string', value }));
       if (lits.length === 1 && lits[0]) {
-        conditions.push({ kind: 'compare', left: { kind: 'column', ref: col }, op: g.negated ? '!=' : '=', value: lits[0] });
+        conditions.push({
+          kind: 'compare',
+          left: { kind: 'column', ref: col },
+          op: g.negated ? '!=' : '=',
+          value: lits[0],
+        });
       } else conditions.push({ kind: 'in', column: col, values: lits, negated: g.negated || undefined });
     }
 
@@ -325,7 +374,8 @@ class Proposer {
     }
 
     // Only a request about time has to say which time column it means.
-    const needsTime = L.timeRanges.length > 0 || L.timeGroups.length > 0 || L.orders.some((o) => o.key && 'time' in o.key);
+    const needsTime =
+      L.timeRanges.length > 0 || L.timeGroups.length > 0 || L.orders.some((o) => o.key && 'time' in o.key);
     const timeColumn = needsTime ? this.timeColumn() : null;
     for (const range of L.timeRanges) {
       if (this.schema.streaming) {
@@ -337,14 +387,17 @@ class Proposer {
         continue;
       }
       const left: ValueExpr = { kind: 'column', ref: this.ref(timeColumn) };
-      if (range.from) conditions.push({ kind: 'compare', left, op: '>=', value: { kind: 'timestamp', value: range.from } });
+      if (range.from)
+        conditions.push({ kind: 'compare', left, op: '>=', value: { kind: 'timestamp', value: range.from } });
       if (range.to) conditions.push({ kind: 'compare', left, op: '<', value: { kind: 'timestamp', value: range.to } });
     }
 
     // ---- aggregates
     const aggregates: { link: AggregateLink | null; agg: Aggregate }[] = [];
     const hasLimit = L.orders.some((o) => o.limit !== null);
-    const orderAggregateKeys = new Set(L.orders.flatMap((o) => (o.key && 'aggregate' in o.key ? [o.key.aggregate] : [])));
+    const orderAggregateKeys = new Set(
+      L.orders.flatMap((o) => (o.key && 'aggregate' in o.key ? [o.key.aggregate] : [])),
+    );
     const realAggs = L.aggregates.filter((a) => !a.superlative);
     for (const a of L.aggregates) {
       // `highest` is max() only when nothing else ranks: `the 3 highest`, `which … highest`,
@@ -389,7 +442,9 @@ class Proposer {
       if (r === undefined) continue;
       // "Which customers (by name)": the `by` column replaces the entity's key.
       if (g.cue === 'by' && r) {
-        const i = groupKeys.findIndex((k) => this.joins.has(r.table) && k.table === this.source && this.joins.get(r.table)?.left === k.info.column);
+        const i = groupKeys.findIndex(
+          (k) => this.joins.has(r.table) && k.table === this.source && this.joins.get(r.table)?.left === k.info.column,
+        );
         if (i >= 0) groupKeys.splice(i, 1);
       }
       if (r) addKey(r);
@@ -425,9 +480,22 @@ class Proposer {
     const grouped = groupKeys.length > 0 || time_bucket !== null || window !== null;
     if (grouped && !aggregates.length) {
       const arith = L.arithmetic[0];
+      // A measure said without an aggregate word: amounts and counts add up, readings average.
+      const measure = L.terms.find(
+        (t) => !used.has(t.id) && !t.values.length && this.resolve(t, { measure: true }) && !this.isTableMention(t),
+      );
+      const r = measure && this.resolve(measure, { measure: true });
       if (arith) {
         const expr = this.exprOf(arith.expr, use);
         if (expr) aggregates.push({ link: null, agg: { fn: 'sum', arg: expr, distinct: false } });
+      } else if (measure && r) {
+        use(measure);
+        const additive = r.info.readings.some((x) => x.words.some((w) => ADDITIVE.has(w)));
+        this.doubt(`no aggregate said for "${measure.text}"`);
+        aggregates.push({
+          link: null,
+          agg: { fn: additive ? 'sum' : 'avg', arg: { kind: 'column', ref: this.ref(r) }, distinct: false },
+        });
       } else if (groupKeys.length || time_bucket || window) {
         this.doubt('grouped without saying what to compute');
         aggregates.push({ link: null, agg: { fn: 'count', arg: null, distinct: false } });
@@ -448,7 +516,12 @@ class Proposer {
       if (used.has(t.id) || t.projected) continue;
       const r = this.resolve(t);
       if (r?.info.boolean && t.columns[0]?.match !== 'partial') {
-        conditions.push({ kind: 'compare', left: { kind: 'column', ref: this.ref(r) }, op: '=', value: { kind: 'boolean', value: !t.negated } });
+        conditions.push({
+          kind: 'compare',
+          left: { kind: 'column', ref: this.ref(r) },
+          op: '=',
+          value: { kind: 'boolean', value: !t.negated },
+        });
         use(t);
       }
     }
@@ -456,7 +529,9 @@ class Proposer {
     // ---- order and limit
     const orderBy: { key: OrderKey; direction: 'asc' | 'desc' }[] = [];
     const limit = L.orders.find((o) => o.limit !== null)?.limit ?? null;
-    const explicitDirection = L.orders.find((o) => o.direction !== null && o.limit === null && o.key === null)?.direction;
+    const explicitDirection = L.orders.find(
+      (o) => o.direction !== null && o.limit === null && o.key === null,
+    )?.direction;
     const ranked2 = L.orders.filter(
       (o) => o.limit === null && (o.direction !== null || o.key !== null) && !this.superlativeAggregates.has(o.start),
     );
@@ -471,11 +546,15 @@ class Proposer {
     // ---- projections
     const select: Projection[] = [];
     if (aggregates.length || grouped) {
-      for (const k of groupKeys) select.push({ kind: 'value', expr: { kind: 'column', ref: this.ref(k) }, alias: null });
+      for (const k of groupKeys)
+        select.push({ kind: 'value', expr: { kind: 'column', ref: this.ref(k) }, alias: null });
       if (time_bucket) select.push({ kind: 'bucket', alias: null });
       for (const a of aggregates) select.push({ kind: 'aggregate', aggregate: a.agg, alias: null });
       for (const o of orderBy) {
-        if (o.key.kind === 'aggregate' && !aggregates.some((a) => sameAggregate(a.agg, (o.key as { aggregate: Aggregate }).aggregate))) {
+        if (
+          o.key.kind === 'aggregate' &&
+          !aggregates.some((a) => sameAggregate(a.agg, (o.key as { aggregate: Aggregate }).aggregate))
+        ) {
           select.push({ kind: 'aggregate', aggregate: o.key.aggregate, alias: null });
         }
       }
@@ -507,14 +586,25 @@ class Proposer {
         if (expr) select.push({ kind: 'value', expr, alias: a.defines[0] ?? null });
       }
     }
-    const distinct = !aggregates.length && !grouped && (L.distinct || (!!limitHead && !this.isTableMention(limitHead.term) && select.length > 0));
+    const distinct =
+      !aggregates.length &&
+      !grouped &&
+      (L.distinct || (!!limitHead && !this.isTableMention(limitHead.term) && select.length > 0));
 
     // ---- what stayed unexplained
     for (const t of L.terms) {
       if (used.has(t.id)) continue;
       const table = t.tables[0]?.table;
-      if (table && (table === this.source || this.scope.includes(table) || t.tables[0]!.score >= (t.columns[0]?.score ?? 0))) continue;
-      if (t.columns.length && t.columns.every((c) => c.match === 'concept' || c.match === 'stem' || c.match === 'generic')) continue;
+      if (
+        table &&
+        (table === this.source || this.scope.includes(table) || t.tables[0].score >= (t.columns[0]?.score ?? 0))
+      )
+        continue;
+      if (
+        t.columns.length &&
+        t.columns.every((c) => c.match === 'concept' || c.match === 'stem' || c.match === 'generic')
+      )
+        continue;
       // A verb form naming a column (`installed` ~ installed_at) says how, not what to show.
       if (t.end - t.start === 1 && /(ed|ing)$/i.test(t.text) && t.columns.every((c) => c.match !== 'exact')) continue;
       if (t.columns.some((c) => c.match === 'partial' && c.score < 0.6)) continue;
@@ -530,7 +620,8 @@ class Proposer {
       if (!used.has(g.term) && !(quantifier && !groupsNeeded)) this.doubt(`group "${g.text}" unresolved`);
     }
 
-    const where: Condition | null = conditions.length === 0 ? null : conditions.length === 1 ? (conditions[0] ?? null) : { kind: 'and', conditions };
+    const where: Condition | null =
+      conditions.length === 0 ? null : conditions.length === 1 ? (conditions[0] ?? null) : { kind: 'and', conditions };
     const joins = [...this.joins].map(([table, key]) => ({
       table,
       kind: 'inner' as const,
@@ -550,7 +641,15 @@ class Proposer {
       limit,
     };
 
-    const slots = this.slots(ranked, where, groupKeys, aggregates.map((a) => a.agg), tg ?? null, limit, orderBy[0] ?? null);
+    const slots = this.slots(
+      ranked,
+      where,
+      groupKeys,
+      aggregates.map((a) => a.agg),
+      tg ?? null,
+      limit,
+      orderBy[0] ?? null,
+    );
     const nothingAsked = !select.length && !where && !aggregates.length && !orderBy.length && !limit;
     const conclusive = !tied && !unknown.length && !ambiguous.length && !this.notes.length && !nothingAsked;
     // A plan that asks nothing, or that had to guess around words naming nothing, is no plan.
@@ -575,7 +674,11 @@ class Proposer {
     let head = terms[0];
     if (!head) return null;
     const qualifiers: TermLink[] = [];
-    for (let next = this.links.terms.find((t) => t.start === head?.end); next && !next.values.length; next = this.links.terms.find((t) => t.start === next?.end)) {
+    for (
+      let next = this.links.terms.find((t) => t.start === head?.end);
+      next && !next.values.length;
+      next = this.links.terms.find((t) => t.start === next?.end)
+    ) {
       qualifiers.push(head);
       head = next;
     }
@@ -620,13 +723,15 @@ class Proposer {
       }
       if (table || a.countsRows) {
         use(t);
-        if (table && table !== this.source && !this.scope.includes(table)) this.doubt(`counting ${table} from ${this.source}`);
+        if (table && table !== this.source && !this.scope.includes(table))
+          this.doubt(`counting ${table} from ${this.source}`);
         return { fn: 'count', arg: null, distinct: false };
       }
       // `how many units`: a count of a measured amount is its sum.
       const r = this.resolve(t);
       use(t);
-      if (r?.info.numeric && !/(^|_)id$/i.test(r.info.column)) return { fn: 'sum', arg: { kind: 'column', ref: this.ref(r) }, distinct: false };
+      if (r?.info.numeric && !/(^|_)id$/i.test(r.info.column))
+        return { fn: 'sum', arg: { kind: 'column', ref: this.ref(r) }, distinct: false };
       if (r) return { fn: 'count', arg: { kind: 'column', ref: this.ref(r) }, distinct: false };
       return { fn: 'count', arg: null, distinct: false };
     }
@@ -665,7 +770,10 @@ class Proposer {
     const measure = (expr: ValueExpr): OrderKey => {
       if (!grouped) return { kind: 'value', expr };
       const same = aggregates.find((a) => a.agg.arg && JSON.stringify(a.agg.arg) === JSON.stringify(expr));
-      return { kind: 'aggregate', aggregate: same?.agg ?? { fn: o?.direction === 'asc' ? 'min' : 'max', arg: expr, distinct: false } };
+      return {
+        kind: 'aggregate',
+        aggregate: same?.agg ?? { fn: o?.direction === 'asc' ? 'min' : 'max', arg: expr, distinct: false },
+      };
     };
     const key = o?.key ?? null;
     if (key && 'aggregate' in key) {
@@ -684,7 +792,8 @@ class Proposer {
         return { kind: 'aggregate', aggregate: same?.agg ?? { fn: 'sum', arg: expr, distinct: false } };
       }
     }
-    if (key && 'time' in key && timeColumn) return { kind: 'value', expr: { kind: 'column', ref: this.ref(timeColumn) } };
+    if (key && 'time' in key && timeColumn)
+      return { kind: 'value', expr: { kind: 'column', ref: this.ref(timeColumn) } };
     if (key && 'term' in key) {
       const t = this.term(key.term);
       if (t) {
@@ -714,7 +823,19 @@ class Proposer {
     if (!src) return null;
     const temporal = src.columns.filter((c) => isTemporalType(c.type));
     const candidates = temporal.length ? temporal : src.columns.filter(looksTemporal);
-    const named = this.links.terms.flatMap((t) => t.columns).find((c) => c.table === src.name && candidates.some((x) => x.label === c.label));
+    // The time column a phrase names (`pickup time`, `installed`), unless it fits several equally.
+    let named: ColumnCandidate | undefined;
+    for (const t of this.links.terms) {
+      const temporal = t.columns.filter((c) => c.table === src.name && candidates.some((x) => x.label === c.label));
+      const top = temporal[0];
+      if (!top) continue;
+      const tied = temporal.filter((c) => top.score - c.score < TIE);
+      if (tied.length > 1) {
+        this.ambiguous.push({ phrase: t.text, candidates: tied.map((c) => c.label) });
+        continue;
+      }
+      named ??= top;
+    }
     const info = (named && candidates.find((x) => x.label === named.label)) ?? candidates[0];
     if (candidates.length > 1 && !named) this.doubt(`which time column: ${candidates.map((c) => c.label).join(', ')}`);
     return info ? { table: src.name, info, score: 1 } : null;
@@ -729,25 +850,51 @@ class Proposer {
     limit: number | null,
     order: { key: OrderKey; direction: 'asc' | 'desc' } | null,
   ): PlanSlots {
-    const label = (r: { table: string; label: string }) => (r.table === this.source ? r.label : `${r.table}.${r.label}`);
+    const label = (r: { table: string; label: string }) =>
+      r.table === this.source ? r.label : `${r.table}.${r.label}`;
     const columns: SlotColumn[] = [];
     for (const t of this.links.terms) {
       for (const c of t.columns) {
         if (!this.scope.includes(c.table) && c.table !== this.source) continue;
         if (!columns.some((x) => x.table === c.table && x.label === c.label)) {
-          columns.push({ table: c.table, column: c.column, ...(c.path ? { path: c.path } : {}), label: c.label, score: c.score });
+          columns.push({
+            table: c.table,
+            column: c.column,
+            ...(c.path ? { path: c.path } : {}),
+            label: c.label,
+            score: c.score,
+          });
         }
       }
     }
     columns.sort((a, b) => b.score - a.score);
     const exprLabel = (e: ValueExpr | null | undefined): string =>
-      !e ? '*' : e.kind === 'column' ? [e.ref.table && e.ref.table !== this.source ? `${e.ref.table}.` : '', [e.ref.column, ...(e.ref.path ?? [])].join('->')].join('') : e.kind === 'number' ? String(e.value) : `(${exprLabel(e.left)} ${e.op} ${exprLabel(e.right)})`;
+      !e
+        ? '*'
+        : e.kind === 'column'
+          ? [
+              e.ref.table && e.ref.table !== this.source ? `${e.ref.table}.` : '',
+              [e.ref.column, ...(e.ref.path ?? [])].join('->'),
+            ].join('')
+          : e.kind === 'number'
+            ? String(e.value)
+            : `(${exprLabel(e.left)} ${e.op} ${exprLabel(e.right)})`;
     const filters: PlanSlots['filters'] = [];
     const flat = !where ? [] : where.kind === 'and' ? where.conditions : [where];
     for (const c of flat) {
       if (c.kind === 'compare') filters.push({ column: exprLabel(c.left), op: c.op, values: [c.value.value] });
-      else if (c.kind === 'in') filters.push({ column: exprLabel({ kind: 'column', ref: c.column }), op: c.negated ? 'not_in' : 'in', values: c.values.map((v) => v.value) });
-      else if (c.kind === 'between') filters.push({ column: exprLabel({ kind: 'column', ref: c.column }), op: 'between', values: [c.low.value, c.high.value] });
+      else if (c.kind === 'in')
+        filters.push({
+          column: exprLabel({ kind: 'column', ref: c.column }),
+          op: c.negated ? 'not_in' : 'in',
+          values: c.values.map((v) => v.value),
+        });
+      else if (c.kind === 'between')
+        filters.push({
+          column: exprLabel({ kind: 'column', ref: c.column }),
+          op: 'between',
+          values: [c.low.value, c.high.value],
+        });
     }
     const orderBy =
       order === null
@@ -765,7 +912,13 @@ class Proposer {
       tables: ranked,
       columns,
       aggregates: aggregates.map((a) => ({ fn: a.fn, of: exprLabel(a.arg), distinct: a.distinct ?? false })),
-      groupBy: groupKeys.map((k) => ({ table: k.table, column: k.info.column, ...(k.info.path.length ? { path: k.info.path } : {}), label: label({ table: k.table, label: k.info.label }), score: k.score })),
+      groupBy: groupKeys.map((k) => ({
+        table: k.table,
+        column: k.info.column,
+        ...(k.info.path.length ? { path: k.info.path } : {}),
+        label: label({ table: k.table, label: k.info.label }),
+        score: k.score,
+      })),
       filters,
       time: tg ? { unit: tg.unit, size: tg.size, window: tg.window } : null,
       order: orderBy,

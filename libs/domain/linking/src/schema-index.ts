@@ -90,7 +90,12 @@ function columnInfos(table: string, columns: readonly Column[], parent: ColumnIn
       boolean: BOOLEAN.test(c.data_type.trim()),
       // A struct field is also said with its parent's words in front (`location lat`).
       readings: parent
-        ? [...own, ...parent.readings.flatMap((p) => own.map((o) => ({ words: [...p.words, ...o.words], factor: p.factor * o.factor })))]
+        ? [
+            ...own,
+            ...parent.readings.flatMap((p) =>
+              own.map((o) => ({ words: [...p.words, ...o.words], factor: p.factor * o.factor })),
+            ),
+          ]
         : own,
     };
     return c.fields?.length ? [info, ...columnInfos(table, c.fields, info)] : [info];
@@ -141,7 +146,13 @@ export function ownKey(t: TableInfo, singularOf: (w: string) => string): ColumnI
     if (c.column.toLowerCase() === 'id') return true;
     return c.readings.some((r) => {
       const w = r.words.map(singularOf);
-      return w.length >= 2 && GENERIC_PARTS.has(w[w.length - 1] ?? '') && head !== undefined && w.includes(head) && w.length <= tableWords.length + 2;
+      return (
+        w.length >= 2 &&
+        GENERIC_PARTS.has(w[w.length - 1] ?? '') &&
+        head !== undefined &&
+        w.includes(head) &&
+        w.length <= tableWords.length + 2
+      );
     });
   });
 }

@@ -47,7 +47,9 @@ export function tokenize(text: string): Token[] {
       out.push({
         i: out.length,
         text: piece,
-        norm: fold(piece).replace(/['’]s$/, '').replace(/['’]$/, ''),
+        norm: fold(piece)
+          .replace(/['’]s$/, '')
+          .replace(/['’]$/, ''),
         start: offset,
         end: offset + piece.length,
         kind,

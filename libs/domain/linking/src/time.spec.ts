@@ -11,7 +11,12 @@ const now = new Date(Date.UTC(2024, 5, 15, 10, 30));
 const ranges = (text: string, schema: LinkSchema) =>
   linkRequest(text, schema, { now }).timeRanges.map((r) => [r.from, r.to]);
 const groups = (text: string, schema: LinkSchema) =>
-  linkRequest(text, schema, { now }).timeGroups.map((g) => ({ unit: g.unit, size: g.size, window: g.window, asDate: g.asDate }));
+  linkRequest(text, schema, { now }).timeGroups.map((g) => ({
+    unit: g.unit,
+    size: g.size,
+    window: g.window,
+    asDate: g.asDate,
+  }));
 
 describe('time ranges', () => {
   it.each([
@@ -39,8 +44,18 @@ describe('time ranges', () => {
     expect(plan?.where).toMatchObject({
       kind: 'and',
       conditions: expect.arrayContaining([
-        { kind: 'compare', left: { kind: 'column', ref: { column: 'ordered_at' } }, op: '>=', value: { kind: 'timestamp', value: '2024-02-01 00:00:00' } },
-        { kind: 'compare', left: { kind: 'column', ref: { column: 'ordered_at' } }, op: '<', value: { kind: 'timestamp', value: '2024-03-01 00:00:00' } },
+        {
+          kind: 'compare',
+          left: { kind: 'column', ref: { column: 'ordered_at' } },
+          op: '>=',
+          value: { kind: 'timestamp', value: '2024-02-01 00:00:00' },
+        },
+        {
+          kind: 'compare',
+          left: { kind: 'column', ref: { column: 'ordered_at' } },
+          op: '<',
+          value: { kind: 'timestamp', value: '2024-03-01 00:00:00' },
+        },
       ]),
     });
   });
@@ -61,7 +76,10 @@ describe('time buckets (SQL targets)', () => {
   });
 
   it('buckets the time column and selects the bucket start', () => {
-    const plan = proposePlan(linkRequest('Average temperature per hour, with the start of each hour', demo, { now }), demo).plan;
+    const plan = proposePlan(
+      linkRequest('Average temperature per hour, with the start of each hour', demo, { now }),
+      demo,
+    ).plan;
     expect(plan?.time_bucket).toEqual({ column: { column: 'ts' }, unit: 'hour', size: 1, as_date: false });
     expect(plan?.select?.[0]).toEqual({ kind: 'bucket', alias: null });
   });
@@ -72,7 +90,10 @@ describe('windows (veloFlux)', () => {
     ['average temperature every 10 seconds', { kind: 'tumbling', unit: 'second', size: 10 }],
     ['average speed over 30-second windows', { kind: 'tumbling', unit: 'second', size: 30 }],
     ['max speed per minute', { kind: 'tumbling', unit: 'minute', size: 1 }],
-    ['max humidity over a sliding window of the last 30 seconds', { kind: 'sliding', unit: 'second', size: 30, lookahead: 0 }],
+    [
+      'max humidity over a sliding window of the last 30 seconds',
+      { kind: 'sliding', unit: 'second', size: 30, lookahead: 0 },
+    ],
     ['average speed in a 5-minute rolling window', { kind: 'sliding', unit: 'minute', size: 5, lookahead: 0 }],
     ['count the readings per device in windows of 100 readings', { kind: 'count', size: 100 }],
   ] as const)('%s', (text, window) => {

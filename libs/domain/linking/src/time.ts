@@ -38,7 +38,8 @@ const SLIDING = new Set(['sliding', 'rolling', 'moving']);
 export function unitOf(t: Token | undefined, glued = false): TimeUnit | null {
   if (!t || t.kind !== 'word') return null;
   const w = singular(t.norm);
-  if ((w === 's' || w === 'h' || w === 'min' || w === 'sec') && !glued) return w === 'min' || w === 'sec' ? UNITS[w] : null;
+  if ((w === 's' || w === 'h' || w === 'min' || w === 'sec') && !glued)
+    return w === 'min' || w === 'sec' ? UNITS[w] : null;
   return UNITS[w] ?? null;
 }
 
@@ -58,7 +59,9 @@ export function findTimeGroups(tokens: readonly Token[], streaming: boolean, tex
   const out: Found<TimeGroupLink>[] = [];
   const taken = new Set<number>();
   const lower = text.toLowerCase();
-  const asDate = /\bas (?:a |the )?(?:calendar )?dates?\b|\bday'?s date\b|\bthe date\b|\bwhich (?:day|date)\b/.test(lower);
+  const asDate = /\bas (?:a |the )?(?:calendar )?dates?\b|\bday'?s date\b|\bthe date\b|\bwhich (?:day|date)\b/.test(
+    lower,
+  );
   const slidingSaid = tokens.some((t) => SLIDING.has(t.norm));
   const push = (start: number, end: number, link: Omit<TimeGroupLink, 'start' | 'end' | 'text' | 'asDate'>) => {
     if (range(start, end).some((k) => taken.has(k))) return;
@@ -252,7 +255,7 @@ interface Part {
   time: { hour: number; minute: number } | null;
 }
 
-function partOf(c: chrono.ParsedComponents, now: Moment): Part['date'] & object | null {
+function partOf(c: chrono.ParsedComponents, now: Moment): (Part['date'] & object) | null {
   const month = c.isCertain('month') ? c.get('month') : null;
   const year = c.isCertain('year') ? c.get('year') : null;
   const day = c.isCertain('day') ? c.get('day') : null;
@@ -316,7 +319,7 @@ export function findTimeRanges(
       if (!grain || !unitTok) continue;
       const idx = range(i, unitTok.i + 1);
       if (tokens[i - 1]?.norm === 'the') idx.unshift(i - 1);
-      if (['in', 'over', 'during', 'for', 'within'].includes(tokens[idx[0]! - 1]?.norm ?? '')) idx.unshift(idx[0]! - 1);
+      if (['in', 'over', 'during', 'for', 'within'].includes(tokens[idx[0] - 1]?.norm ?? '')) idx.unshift(idx[0] - 1);
       if (n !== null) {
         out.push(link(idx, add(now, grain, -n), null));
       } else {
@@ -362,17 +365,29 @@ export function findTimeRanges(
     const idx = tokensIn(r.index, r.index + r.text.length);
     if (!idx.length || idx.some((k) => taken.has(k))) continue;
     const date = partOf(r.start, now);
-    const time = r.start.isCertain('hour') ? { hour: r.start.get('hour') ?? 0, minute: r.start.get('minute') ?? 0 } : null;
+    const time = r.start.isCertain('hour')
+      ? { hour: r.start.get('hour') ?? 0, minute: r.start.get('minute') ?? 0 }
+      : null;
     // A month name alone must look like one ("in March", not the verb "may").
-    if (date && date.day === null && !r.start.isCertain('year') && !/^[A-Z]/.test(r.text.replace(/^(in|on|of|during)\s+/i, ''))) continue;
+    if (
+      date &&
+      date.day === null &&
+      !r.start.isCertain('year') &&
+      !/^[A-Z]/.test(r.text.replace(/^(in|on|of|during)\s+/i, ''))
+    )
+      continue;
     if (!date && !time) continue;
     if (r.end) {
       const endDate = partOf(r.end, now) ?? date;
-      const endTime = r.end.isCertain('hour') ? { hour: r.end.get('hour') ?? 0, minute: r.end.get('minute') ?? 0 } : null;
+      const endTime = r.end.isCertain('hour')
+        ? { hour: r.end.get('hour') ?? 0, minute: r.end.get('minute') ?? 0 }
+        : null;
       const d0 = date ?? endDate;
       if (d0 && endDate) {
         const from = momentOf(d0, time);
-        const to = endTime ? momentOf(endDate, endTime) : add(momentOf(endDate, null), endDate.day === null ? 'month' : 'day', 1);
+        const to = endTime
+          ? momentOf(endDate, endTime)
+          : add(momentOf(endDate, null), endDate.day === null ? 'month' : 'day', 1);
         const all = withPreposition(tokens, idx, ['from', 'between']);
         out.push(link(all, from, to));
         take(all);
@@ -404,7 +419,9 @@ export function findTimeRanges(
     const [a, b] = remaining;
     if (a?.date && b?.date && joinedBy(tokens, a, b)) {
       const idx = withPreposition(tokens, range(a.index, b.end), ['between', 'from']);
-      const to = b.time ? momentOf(b.date, b.time) : add(momentOf(b.date, null), b.date.day === null ? 'month' : 'day', 1);
+      const to = b.time
+        ? momentOf(b.date, b.time)
+        : add(momentOf(b.date, null), b.date.day === null ? 'month' : 'day', 1);
       out.push(link(idx, momentOf(a.date, a.time), to));
       take(idx);
       used.add(a).add(b);
@@ -416,7 +433,18 @@ export function findTimeRanges(
     const start = momentOf(p.date, p.time);
     const end = p.time ? null : add(start, grain, 1);
     const prep = tokens[p.index - 1]?.norm ?? '';
-    const idx = withPreposition(tokens, range(p.index, p.end), ['in', 'on', 'during', 'for', 'of', 'since', 'after', 'before', 'until', 'from']);
+    const idx = withPreposition(tokens, range(p.index, p.end), [
+      'in',
+      'on',
+      'during',
+      'for',
+      'of',
+      'since',
+      'after',
+      'before',
+      'until',
+      'from',
+    ]);
     if (prep === 'since' || prep === 'from') out.push(link(idx, start, null));
     else if (prep === 'after') out.push(link(idx, end ?? start, null));
     else if (prep === 'before') out.push(link(idx, null, start));
@@ -437,7 +465,10 @@ export function findTimeRanges(
   return out;
 }
 
-function momentOf(d: { year: number; month: number; day: number | null }, t: { hour: number; minute: number } | null): Moment {
+function momentOf(
+  d: { year: number; month: number; day: number | null },
+  t: { hour: number; minute: number } | null,
+): Moment {
   return { year: d.year, month: d.month, day: d.day ?? 1, hour: t?.hour ?? 0, minute: t?.minute ?? 0, second: 0 };
 }
 

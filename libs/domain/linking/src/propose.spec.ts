@@ -1,0 +1,164 @@
+import { parseQueryPlan } from '@nl2p/query-plan';
+import { linkRequest } from './link';
+import { joinKeyOf, proposePlan } from './propose';
+import { demoSchema, streamSchema, taxiSchema } from './testing/fixtures';
+import type { LinkSchema } from './types';
+
+const demo = demoSchema();
+const taxi = taxiSchema();
+const stream = streamSchema();
+const propose = (text: string, schema: LinkSchema) => proposePlan(linkRequest(text, schema), schema);
+
+describe('proposePlan', () => {
+  it('newcomer: "average temperature per device" is sensor_readings, avg(temperature) by device_id, high', () => {
+    const p = propose('average temperature per device', demo);
+    expect(p.table).toBe('sensor_readings');
+    expect(p.confidence).toBe('high');
+    expect(p.unknown).toEqual([]);
+    expect(parseQueryPlan(p.plan)).toMatchObject({
+      source: 'sensor_readings',
+      joins: [],
+      select: [
+        { kind: 'value', expr: { kind: 'column', ref: { column: 'device_id' } } },
+        { kind: 'aggregate', aggregate: { fn: 'avg', arg: { kind: 'column', ref: { column: 'temperature' } } } },
+      ],
+      group_by: [{ column: 'device_id' }],
+      where: null,
+      limit: null,
+    });
+    expect(p.slots.aggregates).toEqual([{ fn: 'avg', of: 'temperature', distinct: false }]);
+    expect(p.slots.groupBy.map((g) => g.label)).toEqual(['device_id']);
+  });
+
+  it('clarification: words naming nothing in the data come back as unknown, without a plan', () => {
+    const p = propose('Average wind speed per device.', demo);
+    expect(p.unknown).toEqual(['wind speed']);
+    expect(p.plan).toBeNull();
+    expect(p.confidence).not.toBe('high');
+    expect(propose('Total toll charges per vendor', taxi).unknown).toEqual(['toll charges']);
+    expect(propose('Fuel consumption per vehicle per minute.', stream).unknown).toEqual(['Fuel consumption']);
+  });
+
+  it('has no plan and no confidence when nothing links to data', () => {
+    for (const text of ['Show me the data.', 'Which one is the best?', 'Compare them.']) {
+      const p = propose(text, demo);
+      expect(p.plan).toBeNull();
+      expect(p.confidence).toBe('none');
+    }
+  });
+
+  it('ranks the tables the words point at', () => {
+    const p = propose('List the names of our customers from Germany.', demo);
+    expect(p.table).toBe('customers');
+    expect(p.tableCandidates[0]?.table).toBe('customers');
+    expect(propose('average rating of drivers from Newark', taxi).table).toBe('drivers');
+    expect(propose('average fare of Metro Taxi trips', taxi).table).toBe('trips');
+  });
+
+  it('projects what the request lists and filters on values and comparisons', () => {
+    const p = propose('Show the time and temperature of every reading from device dev-03 above 30 degrees.', demo);
+    expect(parseQueryPlan(p.plan)).toMatchObject({
+      select: [{ expr: { ref: { column: 'ts' } } }, { expr: { ref: { column: 'temperature' } } }],
+      where: {
+        kind: 'and',
+        conditions: [
+          {
+            kind: 'compare',
+            left: { ref: { column: 'device_id' } },
+            op: '=',
+            value: { kind: 'string', value: 'dev-03' },
+          },
+          { kind: 'compare', left: { ref: { column: 'temperature' } }, op: '>', value: { kind: 'number', value: 30 } },
+        ],
+      },
+    });
+    const q = propose('Show the pickup time, fare and vendor of trips from Brooklyn', taxi);
+    expect(
+      parseQueryPlan(q.plan).select.map((s) =>
+        s.kind === 'value' && s.expr.kind === 'column' ? s.expr.ref.column : s.kind,
+      ),
+    ).toEqual(['pickup_ts', 'fare_amt', 'vendor_name']);
+  });
+
+  it('joins on a shared key when the words need two tables', () => {
+    const p = propose('Revenue (quantity times unit price) per customer country.', demo);
+    expect(parseQueryPlan(p.plan)).toMatchObject({
+      source: 'orders',
+      joins: [
+        {
+          table: 'customers',
+          on: [
+            { left: { table: 'orders', column: 'customer_id' }, right: { table: 'customers', column: 'customer_id' } },
+          ],
+        },
+      ],
+      group_by: [{ table: 'customers', column: 'country' }],
+    });
+    const q = propose('How many readings came from devices of model TH-300?', demo);
+    expect(parseQueryPlan(q.plan)).toMatchObject({
+      source: 'sensor_readings',
+      joins: [{ table: 'devices' }],
+      where: { kind: 'compare', left: { ref: { table: 'devices', column: 'model' } }, value: { value: 'TH-300' } },
+    });
+    const r = propose('total fare per driver name', taxi);
+    expect(parseQueryPlan(r.plan)).toMatchObject({
+      source: 'trips',
+      joins: [{ table: 'drivers', on: [{ left: { column: 'driver_id' }, right: { column: 'driver_id' } }] }],
+      group_by: [{ table: 'drivers', column: 'full_name' }],
+    });
+  });
+
+  it('finds join keys by shared id columns and by <table>_id ↔ id', () => {
+    expect(joinKeyOf(demo.tables, 'orders', 'customers')).toEqual({ left: 'customer_id', right: 'customer_id' });
+    const tables = { trips: [{ name: 'vendor_id' }, { name: 'fare' }], vendors: [{ name: 'id' }, { name: 'name' }] };
+    expect(joinKeyOf(tables, 'trips', 'vendors')).toEqual({ left: 'vendor_id', right: 'id' });
+    expect(joinKeyOf(tables, 'vendors', 'trips')).toEqual({ left: 'id', right: 'vendor_id' });
+    expect(joinKeyOf(demo.tables, 'devices', 'customers')).toBeNull();
+  });
+
+  it('SQL targets: daily buckets as dates, bucket start projected', () => {
+    const p = parseQueryPlan(propose('Average humidity per device per day (the day as a date).', demo).plan);
+    expect(p.time_bucket).toEqual({ column: { column: 'ts' }, unit: 'day', size: 1, as_date: true });
+    expect(p.select.map((s) => s.kind)).toEqual(['value', 'bucket', 'aggregate']);
+  });
+
+  it('streams: windows, struct fields, no joins', () => {
+    const p = parseQueryPlan(propose('The vin and the latitude and longitude of each vehicle position.', stream).plan);
+    expect(p.select).toEqual([
+      { kind: 'value', expr: { kind: 'column', ref: { column: 'vin' } }, alias: null },
+      { kind: 'value', expr: { kind: 'column', ref: { column: 'location', path: ['lat'] } }, alias: null },
+      { kind: 'value', expr: { kind: 'column', ref: { column: 'location', path: ['lon'] } }, alias: null },
+    ]);
+    const q = propose(
+      'Per device every 20 seconds, the average temperature, but only emit devices whose average is above 25.',
+      stream,
+    );
+    expect(q.table).toBe('sensor_stream');
+    expect(parseQueryPlan(q.plan)).toMatchObject({
+      window: { kind: 'tumbling', unit: 'second', size: 20 },
+      group_by: [{ column: 'device_id' }],
+      having: [{ aggregate: { fn: 'avg' }, op: '>', value: 25 }],
+      joins: [],
+    });
+  });
+
+  it('reports a word that fits several columns equally as ambiguous', () => {
+    const p = propose('number of trips per hour by time', taxi);
+    expect(p.confidence).toBe('partial');
+    expect(p.ambiguous).toEqual([{ phrase: 'time', candidates: ['pickup_ts', 'dropoff_ts'] }]);
+    expect(propose('number of trips per hour', taxi).doubts.join(' ')).toMatch(
+      /which time column: pickup_ts, dropoff_ts/,
+    );
+    const named = propose('number of trips per hour of dropoff time', taxi);
+    expect(named.confidence).toBe('high');
+    expect(parseQueryPlan(named.plan).time_bucket?.column).toEqual({ column: 'dropoff_ts' });
+  });
+
+  it('offers candidate slots best first', () => {
+    const p = propose('top 3 boroughs by average tip amount', taxi);
+    expect(p.slots.tables[0]?.table).toBe('trips');
+    expect(p.slots.columns.map((c) => c.label)).toEqual(expect.arrayContaining(['pu_borough', 'tipAmt']));
+    expect(p.slots.order).toEqual({ by: 'avg(tipAmt)', direction: 'desc' });
+    expect(p.slots.limit).toBe(3);
+  });
+});
