@@ -162,3 +162,33 @@ describe('proposePlan', () => {
     expect(p.slots.limit).toBe(3);
   });
 });
+
+describe('proposePlan on fresh phrasings', () => {
+  it('reads numbers inside identifiers as values, not times', () => {
+    const p = propose('hourly max temperature for dev-01 on 2 March 2024', demo);
+    expect(p.unknown).toEqual([]);
+    expect(parseQueryPlan(p.plan).where).toMatchObject({
+      kind: 'and',
+      conditions: [
+        { left: { ref: { column: 'device_id' } }, value: { value: 'dev-01' } },
+        { op: '>=', value: { value: '2024-03-02 00:00:00' } },
+        { op: '<', value: { value: '2024-03-03 00:00:00' } },
+      ],
+    });
+  });
+
+  it('lists a table when only the table is named', () => {
+    expect(parseQueryPlan(propose('show all devices', demo).plan)).toMatchObject({ source: 'devices', select: [] });
+    expect(parseQueryPlan(propose('list the drivers', taxi).plan)).toMatchObject({ source: 'drivers', select: [] });
+  });
+
+  it('ranks groups by how many rows they have', () => {
+    const p = propose('Which segment has the most customers?', demo);
+    expect(p.confidence).toBe('high');
+    expect(parseQueryPlan(p.plan)).toMatchObject({
+      group_by: [{ column: 'segment' }],
+      order_by: [{ key: { kind: 'aggregate', aggregate: { fn: 'count', arg: null } }, direction: 'desc' }],
+      limit: 1,
+    });
+  });
+});

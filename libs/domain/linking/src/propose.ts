@@ -496,6 +496,14 @@ class Proposer {
           link: null,
           agg: { fn: additive ? 'sum' : 'avg', arg: { kind: 'column', ref: this.ref(r) }, distinct: false },
         });
+      } else if (
+        L.orders.some((o) => {
+          const t = o.key && 'term' in o.key ? this.term(o.key.term) : undefined;
+          return !!t && !!this.isTableMention(t);
+        })
+      ) {
+        // "which segment has the most customers": ranked by how many rows.
+        aggregates.push({ link: null, agg: { fn: 'count', arg: null, distinct: false } });
       } else if (groupKeys.length || time_bucket || window) {
         this.doubt('grouped without saying what to compute');
         aggregates.push({ link: null, agg: { fn: 'count', arg: null, distinct: false } });
@@ -650,7 +658,9 @@ class Proposer {
       limit,
       orderBy[0] ?? null,
     );
-    const nothingAsked = !select.length && !where && !aggregates.length && !orderBy.length && !limit;
+    // "show all devices": naming the table is asking for its rows.
+    const tableNamed = L.terms.some((t) => this.isTableMention(t) === top.table && t.projected);
+    const nothingAsked = !select.length && !where && !aggregates.length && !orderBy.length && !limit && !tableNamed;
     const conclusive = !tied && !unknown.length && !ambiguous.length && !this.notes.length && !nothingAsked;
     // A plan that asks nothing, or that had to guess around words naming nothing, is no plan.
     const usable = !tied && !nothingAsked && !(unknown.length && this.notes.length);

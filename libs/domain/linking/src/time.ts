@@ -359,7 +359,14 @@ export function findTimeRanges(
     }
   }
 
-  const parsed = chrono.parse(text, { instant: nowDate, timezone: 0 });
+  // Numbers inside identifiers (`dev-01`, `TH-300`) are not hours or days: hide them from chrono.
+  let masked = text;
+  for (const t of tokens) {
+    if (t.kind === 'number' && t.joined && tokens[t.i - 1]?.kind === 'word') {
+      masked = masked.slice(0, t.start) + 'x'.repeat(t.end - t.start) + masked.slice(t.end);
+    }
+  }
+  const parsed = chrono.parse(masked, { instant: nowDate, timezone: 0 });
   const parts: Part[] = [];
   for (const r of parsed) {
     const idx = tokensIn(r.index, r.index + r.text.length);
