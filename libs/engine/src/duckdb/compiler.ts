@@ -1,9 +1,7 @@
-import { QueryPlanError } from '@nl2p/query-plan';
 import type { QueryCompiler } from '../compiler';
+import { compilePlan } from '../sql/plan-sql';
+import { DUCKDB_DIALECT } from '../sql/sql-dialects';
 
-// Placeholder until the duckdb compiler lands (issue 14): refuses every plan, so plan mode falls back.
 export const duckdbCompiler: QueryCompiler = {
-  compile() {
-    throw new QueryPlanError('the duckdb query compiler is not written yet');
-  },
+  compile: (plan, tables) => compilePlan(plan, tables, DUCKDB_DIALECT),
 };

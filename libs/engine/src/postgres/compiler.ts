@@ -1,9 +1,7 @@
-import { QueryPlanError } from '@nl2p/query-plan';
 import type { QueryCompiler } from '../compiler';
+import { compilePlan } from '../sql/plan-sql';
+import { POSTGRES_DIALECT } from '../sql/sql-dialects';
 
-// Placeholder until the postgres compiler lands (issue 14): refuses every plan, so plan mode falls back.
 export const postgresCompiler: QueryCompiler = {
-  compile() {
-    throw new QueryPlanError('the postgres query compiler is not written yet');
-  },
+  compile: (plan, tables) => compilePlan(plan, tables, POSTGRES_DIALECT),
 };

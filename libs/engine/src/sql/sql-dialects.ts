@@ -1,0 +1,76 @@
+import { QueryPlanError, type ColumnRef, type Literal, type TimeBucket } from '@nl2p/query-plan';
+import { fullTimestamp, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
+
+/** Words both SQL targets reserve (a superset is harmless: it only adds quotes). */
+const SQL_RESERVED = new Set(
+  (
+    'all analyse analyze and any array as asc asymmetric both case cast check collate column constraint create ' +
+    'current_date current_time current_timestamp current_user default deferrable desc distinct do else end except ' +
+    'false fetch for foreign from grant group having in initially intersect into lateral leading limit localtime ' +
+    'localtimestamp not null offset on only or order placing primary references returning select session_user some ' +
+    'symmetric table then to trailing true union unique user using variadic when where window with qualify pivot ' +
+    'unpivot join left right inner outer full cross natural is like ilike between'
+  ).split(' '),
+);
+
+/** `%` and `_` are wildcards in LIKE; a request's text matches them literally. */
+function likePattern(value: string, match: 'contains' | 'starts_with' | 'ends_with'): string {
+  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const pattern = match === 'contains' ? `%${escaped}%` : match === 'starts_with' ? `${escaped}%` : `%${escaped}`;
+  return `${stringLiteral(pattern)} ESCAPE '\\'`;
+}
+
+const UNIT_WORD: Record<TimeBucket['unit'], string> = {
+  second: 'second', minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
+}; // prettier-ignore
+
+/** What DuckDB and PostgreSQL share; each adds its bucket for sizes above one. */
+function sqlDialect(label: string, sizedBucket: (column: string, b: TimeBucket) => string): PlanDialect {
+  const identifier = (name: string) => quoteIfNeeded(name, SQL_RESERVED);
+  return {
+    label,
+    reserved: SQL_RESERVED,
+    identifier,
+    column(ref: ColumnRef, qualify: boolean) {
+      const base = identifier(ref.column);
+      const path = (ref.path ?? []).map((p) => `.${identifier(p)}`).join('');
+      return `${qualify && ref.table ? `${identifier(ref.table)}.` : ''}${base}${path}`;
+    },
+    literal(v: Literal) {
+      switch (v.kind) {
+        case 'string':
+          return stringLiteral(v.value);
+        case 'number':
+          return String(v.value);
+        case 'boolean':
+          return v.value ? 'TRUE' : 'FALSE';
+        case 'timestamp':
+          return `TIMESTAMP '${fullTimestamp(v.value)}'`;
+      }
+    },
+    textMatch: (column, match, value) => `${column} ILIKE ${likePattern(value, match)}`,
+    isNull: (column, negated) => `${column} IS ${negated ? 'NOT ' : ''}NULL`,
+    bucket(column, b) {
+      const start = b.size === 1 ? `date_trunc('${UNIT_WORD[b.unit]}', ${column})` : sizedBucket(column, b);
+      return b.as_date ? `CAST(${start} AS DATE)` : start;
+    },
+    refuse() {},
+    assumptions: () => [],
+    forbiddenAliases: () => new Set<string>(),
+  };
+}
+
+const plural = (b: TimeBucket) => `${b.size} ${UNIT_WORD[b.unit]}s`;
+
+export const DUCKDB_DIALECT = sqlDialect('DuckDB', (column, b) => `time_bucket(INTERVAL '${plural(b)}', ${column})`);
+
+/**
+ * PostgreSQL's `date_bin` takes fixed-length strides only, on the origin DuckDB's `time_bucket`
+ * uses (2000-01-03, a Monday), so both targets put the same rows in the same buckets.
+ */
+export const POSTGRES_DIALECT = sqlDialect('PostgreSQL', (column, b) => {
+  if (['month', 'quarter', 'year'].includes(b.unit)) {
+    throw new QueryPlanError(`PostgreSQL cannot bucket by ${plural(b)}; use buckets of 1 ${UNIT_WORD[b.unit]}`);
+  }
+  return `date_bin('${plural(b)}', ${column}, TIMESTAMP '2000-01-03 00:00:00')`;
+});
