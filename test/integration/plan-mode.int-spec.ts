@@ -156,6 +156,7 @@ describe('plan mode, through the whole workflow', () => {
           order: null,
           limit: null,
           beyond_plan: true,
+          question: null,
         })
         .draft(sql);
       const id = await api.createSession({ target: 'duckdb' });
@@ -178,7 +179,7 @@ describe('plan mode, through the whole workflow', () => {
     it('compiles a window, and says what WHERE beside a window does on this engine', async () => {
       const id = await api.createSession({ target: 'veloflux' });
       const view = await api.turn(id, {
-        text: 'average temperature per device every 10 seconds, only readings above 30',
+        text: 'average temperature per device every 10 seconds, only when the temperature is above 30',
         stream: 'sensor_stream',
       });
 

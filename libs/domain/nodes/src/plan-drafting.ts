@@ -55,8 +55,9 @@ export async function draftFromPlan(
   const proposal = proposePlan(linkRequest(request, schema), schema);
 
   // A content word that names nothing the data has (or several things equally) is a question
-  // for the person before anything is drafted: guessing it is how wrong answers look right.
-  if (!revision) {
+  // for the person before anything is drafted: guessing it is how wrong answers look right. In
+  // `auto` mode a capable model sees those words and decides (ask, go beyond the plan, or map them).
+  if (!revision && o.mode !== 'auto') {
     const question = clarificationFor(proposal, schema, e.active_stream);
     if (question) return { kind: 'question', question };
   }
@@ -88,6 +89,7 @@ export async function draftFromPlan(
         tables: schema.tables,
         values: schema.values ?? {},
         hint,
+        unknown: proposal.unknown,
         revision,
         compact: o.compactPrompts,
       }),
@@ -96,6 +98,7 @@ export async function draftFromPlan(
     });
     const slots = value as SlotPlan;
     if (slots.beyond_plan) return { kind: 'beyond' };
+    if (slots.question?.trim() && !revision) return { kind: 'question', question: slots.question.trim() };
     candidates.push({ plan: slotsToPlan(slots, schema.tables, profile.streaming), from: 'model' });
   }
   if (linked) candidates.push({ plan: linked, from: 'linker' });
@@ -152,22 +155,22 @@ export function mentionedTable(request: string, schema: LinkSchema): string | nu
 
 /** The question linking raises, naming what the data does have; null when there is none. */
 export function clarificationFor(proposal: PlanProposal, schema: LinkSchema, active: string | null): string | null {
-  const table = active ?? proposal.table;
-  const columns = table ? (schema.tables[table] ?? []).map((c) => c.name) : [];
+  // Name what the data does have: the active table's columns, else those of the tables the rest
+  // of the request pointed at (a person can only rephrase with names they are shown).
+  const tables = [
+    ...new Set([...(active ? [active] : []), ...proposal.tableCandidates.slice(0, 2).map((c) => c.table)]),
+  ];
+  const shown = (tables.length ? tables : Object.keys(schema.tables).slice(0, 3))
+    .map((t) => `${t} has ${(schema.tables[t] ?? []).map((c) => c.name).join(', ')}`)
+    .join('; ');
   if (proposal.unknown.length) {
     const words = proposal.unknown.map((w) => `'${w}'`).join(', ');
-    return table
-      ? `I could not find ${words} in ${table}; its columns are ${columns.join(', ')}. Which of these should I use, or what do you mean?`
-      : `I could not find ${words} in the data. Which table and columns should I use?`;
+    return `I could not find ${words} in the data (${shown}). Which of these should I use, or what do you mean?`;
   }
   const unclear = proposal.ambiguous[0];
-  if (unclear) {
-    return `'${unclear.phrase}' could mean ${unclear.candidates.join(' or ')}. Which one do you mean?`;
-  }
+  if (unclear) return `'${unclear.phrase}' could mean ${unclear.candidates.join(' or ')}. Which one do you mean?`;
   if (proposal.confidence === 'none' && !proposal.plan) {
-    return table
-      ? `What should I compute from ${table}? Its columns are ${columns.join(', ')}.`
-      : 'What should I compute, and from which table?';
+    return `What should I compute, and from which data? (${shown})`;
   }
   return null;
 }

@@ -72,10 +72,16 @@ export function slotPlanSchema(v: SlotVocabulary) {
       .object({ by: enumOf([...v.columns, ...aggregateLabels(v)]), direction: z.enum(['asc', 'desc']) })
       .nullable(),
     limit: z.number().int().min(1).max(10_000).nullable(),
-    ...(v.allowBeyond ? { beyond_plan: z.boolean() } : {}),
+    // `auto` mode (capable models): the model may say the plan language cannot express the
+    // request, or ask the person; small models in `plan` mode get neither escape hatch.
+    ...(v.allowBeyond ? { beyond_plan: z.boolean(), question: z.string().max(200).nullable() } : {}),
   });
 }
-export type SlotPlan = z.infer<ReturnType<typeof slotPlanSchema>> & { beyond_plan?: boolean; time: TimeSlot | null };
+export type SlotPlan = z.infer<ReturnType<typeof slotPlanSchema>> & {
+  beyond_plan?: boolean;
+  question?: string | null;
+  time: TimeSlot | null;
+};
 interface TimeSlot {
   unit: TimeUnit;
   size: number;

@@ -13,6 +13,8 @@ export interface PlanPromptInput {
   values: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
   /** The linker's plan in slot form, when it found one: the model corrects or keeps it. */
   hint: unknown;
+  /** Words of the request that link to nothing in the tables. */
+  unknown?: readonly string[];
   revision: { previous: string | null; error: string | null; feedback: string | null } | null;
   compact?: boolean;
 }
@@ -49,13 +51,14 @@ export function planMessages(input: PlanPromptInput): LlmMessage[] {
     `"group_by" columns to group by; ${time}`,
     '"order" {"by": column or aggregate like "avg(temperature)", "direction": asc|desc} or null; "limit" a number or null.',
     input.vocabulary.allowBeyond
-      ? '"beyond_plan": true only when these slots cannot express the request (then SQL is written instead).'
+      ? '"beyond_plan": true only when these slots cannot express the request (then SQL is written instead); "question": a short question for the person when the request needs data the tables do not have or is too vague, else null.'
       : '',
     tableText,
   ]
     .filter(Boolean)
     .join('\n');
   const parts = [fence('user_request', input.request)];
+  if (input.unknown?.length) parts.push(`Words of the request that match nothing in the tables: ${input.unknown.join(', ')}`);
   if (input.hint) parts.push(`Plan found from the request's words (keep it if it is right, fix it if not):\n${JSON.stringify(input.hint)}`);
   if (input.revision?.previous) parts.push(`Previous attempt:\n${input.revision.previous}`);
   if (input.revision?.error) parts.push(`It failed: ${input.revision.error}`);
