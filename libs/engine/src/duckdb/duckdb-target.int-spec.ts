@@ -184,13 +184,28 @@ describe('DuckDbTarget', () => {
     it('accepts a good aggregate query and explains it until cleanup', async () => {
       const sql = `SELECT device_id, time_bucket(INTERVAL '10 minutes', ts) AS bucket, avg(temperature) AS avg_temp
         FROM sensor_readings GROUP BY 1, 2 HAVING avg(temperature) > 30 ORDER BY bucket`;
-      await expect(target.validate(sql, tmp())).resolves.toEqual({ ok: true, tmpId: tmp() });
+      // Validated means it ran (read-only, row-limited): the first rows come back with the verdict.
+      const result = await target.validate(sql, tmp());
+      expect(result).toMatchObject({
+        ok: true,
+        tmpId: tmp(),
+        preview: { columns: ['device_id', 'bucket', 'avg_temp'] },
+      });
+      expect(result.ok && result.preview?.rows.length).toBeGreaterThan(0);
       const plan = await target.explain(tmp(), sql);
       expect(plan).toMatch(/sensor_readings/);
       expect(plan).toMatch(/GROUP_BY|AGGREGATE/);
       await target.cleanup(tmp());
       // A missing record is fine to clean up again.
       await expect(target.cleanup(tmp())).resolves.toBeUndefined();
+    });
+
+    it('a query the planner accepts but that fails when it runs is an engine failure, not accepted', async () => {
+      // EXPLAIN binds this (VARCHAR → INTEGER is a legal cast); only running it meets 'dev-01'.
+      const sql = 'SELECT CAST(device_id AS INTEGER) AS n FROM sensor_readings';
+      const result = await target.validate(sql, tmp(3));
+      expect(result).toMatchObject({ ok: false, kind: 'semantic' });
+      expect(!result.ok && result.error).toMatch(/the query failed when it ran: .*Conversion Error/);
     });
 
     it('accepts joins and CTEs', async () => {

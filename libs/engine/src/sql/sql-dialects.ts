@@ -13,11 +13,15 @@ const SQL_RESERVED = new Set(
   ).split(' '),
 );
 
-/** `%` and `_` are wildcards in LIKE; a request's text matches them literally. */
+/**
+ * `%` and `_` are wildcards in LIKE; a request's text matches them literally. The escape is `!`,
+ * not a backslash: a backslash before a quote reads differently across SQL parsers, and the
+ * single-SELECT guard refuses it.
+ */
 function likePattern(value: string, match: 'contains' | 'starts_with' | 'ends_with'): string {
-  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = value.replace(/[!%_]/g, (c) => `!${c}`);
   const pattern = match === 'contains' ? `%${escaped}%` : match === 'starts_with' ? `${escaped}%` : `%${escaped}`;
-  return `${stringLiteral(pattern)} ESCAPE '\\'`;
+  return `${stringLiteral(pattern)} ESCAPE '!'`;
 }
 
 const UNIT_WORD: Record<TimeBucket['unit'], string> = {
