@@ -186,7 +186,9 @@ describe('plan mode, through the whole workflow', () => {
       expect(view.interrupt.type).toBe('need_confirm');
       expect(view.sql).toMatch(/tumblingwindow\('ss', 10\)/);
       expect(view.sql).toMatch(/avg\(temperature\)/);
-      expect(view.assumptions.join(' ')).toMatch(/after/i);
+      // Compiled with the recorded semantics, then checked against the engine's own plan.
+      expect(view.assumptions.join(' ')).toMatch(/applied after the aggregation, once per window/);
+      expect(view.explain).toMatch(/Filter/);
       expect(view.pipeline_request).toMatchObject({ sql: view.sql });
       expect(manager.pipelines().filter((p) => p.startsWith('__nl2pipeline_tmp__'))).toEqual([]);
     });

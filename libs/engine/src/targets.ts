@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppConfig } from '@nl2p/config';
 import type { TargetKind } from '@nl2p/envelope';
+import type { QueryPlan } from '@nl2p/query-plan';
 import type { QueryCompiler } from './compiler';
 import type { EngineCall, EngineTarget } from './port';
 import { duckdbProfile } from './duckdb/profile';
@@ -27,6 +28,11 @@ export interface TargetProfile {
   /** The adapter; built once per process by the caller. */
   create(config: AppConfig, hooks: TargetHooks): EngineTarget;
   compiler: QueryCompiler;
+  /**
+   * Reviews the turn's assumptions against the engine's own plan of a compiled query, before the
+   * person sees them (e.g. where veloFlux applies a WHERE beside a window).
+   */
+  reviewAssumptions?(plan: QueryPlan | null, explain: string, assumptions: string[]): string[];
 }
 
 /** Callbacks a process hands every adapter (telemetry, without the engine lib depending on it). */

@@ -32,7 +32,14 @@ export function explainerNodes({ engines }: { engines: Engines }): NodeHandlers 
           previewError = err.message;
         }
       }
-      return { ...e, explain: { pretty, pipeline_request: request, preview, preview_error: previewError } };
+      // What the turn tells the person about the SQL is checked against the engine's own plan.
+      const review = engines.profile(e.target).reviewAssumptions;
+      const assumptions = review && tmpId ? review(e.draft.plan, pretty, e.draft.assumptions) : e.draft.assumptions;
+      return {
+        ...e,
+        draft: { ...e.draft, assumptions },
+        explain: { pretty, pipeline_request: request, preview, preview_error: previewError },
+      };
     },
 
     async cleanup(e) {

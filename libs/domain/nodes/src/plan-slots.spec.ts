@@ -61,7 +61,12 @@ describe('slot vocabulary and schema', () => {
 
   it('asks for a window kind only on streaming targets, and beyond_plan only in auto mode', () => {
     const streaming = slotPlanSchema({ ...v, streaming: true, allowBeyond: true });
-    const withWindow = { ...empty, time: { unit: 'second', size: 10, window: 'tumbling' }, beyond_plan: false, question: null };
+    const withWindow = {
+      ...empty,
+      time: { unit: 'second', size: 10, window: 'tumbling' },
+      beyond_plan: false,
+      question: null,
+    };
     expect(streaming.safeParse(withWindow).success).toBe(true);
     expect(streaming.safeParse({ ...withWindow, time: { unit: 'second', size: 10 } }).success).toBe(false);
     expect(slotPlanSchema(v).parse({ ...withWindow, time: { unit: 'hour', size: 1 } })).not.toHaveProperty(

@@ -1,5 +1,6 @@
 import { QueryPlanError, type Condition, type QueryPlan, type StreamWindow, type TimeUnit } from '@nl2p/query-plan';
 import type { QueryCompiler } from '../compiler';
+import { WHERE_AFTER_WINDOW } from './where-semantics';
 import { compilePlan, stringLiteral, type PlanDialect } from '../sql/plan-sql';
 
 /**
@@ -92,9 +93,7 @@ export const VELOFLUX_DIALECT: PlanDialect = {
     if (!plan.where || !plan.window) return [];
     // Recorded on the real engine: the explain shows Filter above the aggregation, and live output
     // decides once per window (manager-api/recorded/README.md).
-    return [
-      'On veloFlux a WHERE beside a window is applied after the aggregation, once per window: the aggregates cover every row of the window, and a window is emitted only when the condition holds for the row it is evaluated on. It does not drop single rows before they are aggregated.',
-    ];
+    return [WHERE_AFTER_WINDOW];
   },
   forbiddenAliases(plan, tables) {
     // The engine rejects an alias equal to any input column, `col_<n>` and `__vf_*`; the names of

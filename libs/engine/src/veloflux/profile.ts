@@ -2,6 +2,7 @@ import type { TargetProfile } from '../targets';
 import { ManagerClient } from '../manager-client';
 import { VelofluxTarget } from './veloflux-target';
 import { velofluxCompiler } from './compiler';
+import { reviewWhereSemantics } from './where-semantics';
 
 export const velofluxProfile: TargetProfile = {
   kind: 'veloflux',
@@ -21,4 +22,5 @@ export const velofluxProfile: TargetProfile = {
       }),
     ),
   compiler: velofluxCompiler,
+  reviewAssumptions: reviewWhereSemantics,
 };

@@ -1,0 +1,24 @@
+import type { QueryPlan } from '@nl2p/query-plan';
+
+/** What the compiler tells the person about WHERE beside a window, until the plan confirms it. */
+export const WHERE_AFTER_WINDOW =
+  'On veloFlux a WHERE beside a window is applied after the aggregation, once per window: the aggregates cover every row of the window, and a window is emitted only when the condition holds for the row it is evaluated on. It does not drop single rows before they are aggregated.';
+
+/**
+ * Checks the engine's own plan before the person sees the assumption (issue 14): in the logical
+ * plan a node printed above another consumes its output, so `Filter_*` above `Aggregation_*`
+ * means the filter runs after aggregating. When the plan says otherwise, the assumption is
+ * replaced by what the plan shows; when it says nothing either way, it stays as compiled.
+ */
+export function reviewWhereSemantics(plan: QueryPlan | null, explain: string, assumptions: string[]): string[] {
+  if (!plan?.where || !plan.window) return assumptions;
+  const logical = explain.split(/Physical Plan Explain:/)[0] ?? '';
+  const lines = logical.split('\n');
+  const filter = lines.findIndex((l) => /\bFilter_\d+/.test(l));
+  const aggregation = lines.findIndex((l) => /\bAggregation_\d+/.test(l));
+  if (filter < 0 || aggregation < 0) return assumptions;
+  const rest = assumptions.filter((a) => a !== WHERE_AFTER_WINDOW);
+  return filter < aggregation
+    ? [...rest, `${WHERE_AFTER_WINDOW} (The engine's plan shows it: Filter above Aggregation.)`]
+    : [...rest, "The engine's plan filters rows before aggregating them (Filter below Aggregation)."];
+}
