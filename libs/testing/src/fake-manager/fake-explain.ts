@@ -28,9 +28,14 @@ export function renderExplain(
     { op: 'DataSink', info: `sink_id=${sinkId}, connector=${connector}, encoder=json` },
     { op: 'Project', info: fields },
   ];
+  // The real engine plans a WHERE beside an aggregation or window ABOVE it: it filters the
+  // aggregated rows, once per window (recorded: pipeline_explain_validate_nop). Without either,
+  // the filter sits on the source rows.
+  const filter = plan.predicate ? { op: 'Filter', info: `predicate=${plan.predicate}` } : null;
+  if (filter && (aggregated || win)) logical.push(filter);
   if (aggregated) logical.push({ op: 'Aggregation', info: `aggregates=[${plan.aggregates.join(', ')}], ${groupBy}` });
   if (win) logical.push({ op: 'Window', info: `kind=${win}` });
-  if (plan.predicate) logical.push({ op: 'Filter', info: `predicate=${plan.predicate}` });
+  if (filter && !aggregated && !win) logical.push(filter);
   logical.push({ op: 'DataSource', info: `source=${stream}, decoder=json, ${schema}` });
 
   const physical: PlanNode[] = [
