@@ -16,6 +16,10 @@ import {
 import { closeMatches, listNames } from './suggest';
 import type { Grounding } from './types';
 
+/** Advice for every spelling of a type conversion: the recorded engine parses none of them. */
+const NO_CAST =
+  "veloFlux cannot convert types in SQL: neither CAST(x AS t) nor cast(x, 't') parses; compare or compute in the column's own type";
+
 /** Collects messages once each, in the order found. */
 export class Findings {
   private readonly errorSet = new Set<string>();
@@ -53,8 +57,8 @@ const FUNCTION_HINTS: Record<string, string> = {
   char_length: 'use length(x)',
   len: 'use length(x)',
   substr: 'use substring(x, start, [length])',
-  to_timestamp: "use cast(x, 'timestamp')",
-  to_date: "use cast(x, 'timestamp')",
+  to_timestamp: 'veloFlux cannot convert types in SQL; compare the column in its own type',
+  to_date: 'veloFlux cannot convert types in SQL; compare the column in its own type',
   stddev_pop: 'use stddev(x)',
   stddev_samp: 'use stddevs(x)',
   variance: 'use var(x) (or vars(x) for the sample variance)',
@@ -434,9 +438,7 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
           );
           break;
         case '::':
-          out.error(
-            `'::' casts are not supported by veloFlux; use cast(x, 'type') with type bigint, float, string, boolean or timestamp`,
-          );
+          out.error(`'::' casts are not supported: ${NO_CAST}`);
           break;
         case '->>':
         case '#>':
@@ -600,9 +602,7 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
         for (let j = i + 2; j < close; j++) {
           if (s.depth[j] === (s.depth[i] ?? 0) + 1 && isWord(toks[j], 'as')) {
             const type = toks[j + 1]?.text.toLowerCase() ?? 'type';
-            out.error(
-              `CAST(x AS ${type}) is not supported by veloFlux; use the function cast(x, '${veloType(type)}') (types: bigint, float, string, boolean, timestamp)`,
-            );
+            out.error(`CAST(x AS ${type}) is not supported: ${NO_CAST}`);
             consumed.add(j + 1);
             break;
           }
@@ -644,7 +644,7 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
       hasAggregate = true;
       if (clause === 'where') {
         out.error(
-          `aggregate ${name}() cannot be used in WHERE (veloFlux filters rows before aggregating); put the condition in HAVING, with a window in GROUP BY`,
+          `aggregate ${name}() cannot be called in WHERE (the engine answers Unknown function); put the condition in HAVING, with a window in GROUP BY`,
         );
       }
     }
@@ -852,14 +852,4 @@ function clauseLabel(clause: Clause): string {
     other: 'this position',
   };
   return names[clause];
-}
-
-/** Maps a SQL type name to the type strings veloFlux's cast() accepts. */
-function veloType(type: string): string {
-  if (/^(big)?int|integer|smallint|tinyint|long$/.test(type)) return 'bigint';
-  if (/^(float|double|real|decimal|numeric)/.test(type)) return 'float';
-  if (/^(varchar|char|text|string)/.test(type)) return 'string';
-  if (/^bool/.test(type)) return 'boolean';
-  if (/^(timestamp|datetime|date)/.test(type)) return 'timestamp';
-  return type;
 }

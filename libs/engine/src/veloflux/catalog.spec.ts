@@ -123,7 +123,7 @@ describe('VELOFLUX_DIALECT_NOTES', () => {
       'isnull(x)',
       'regexp_matches',
       'concat(a, b)',
-      "cast(x, 't')",
+      "no cast(x, 't')",
       'LIMIT',
       '(a->b) > 1',
     ]) {
