@@ -1,13 +1,13 @@
 import type { DraftMode } from '@nl2p/config';
 import type { Envelope } from '@nl2p/envelope';
 import type { TargetProfile } from '@nl2p/engine';
-import { linkRequest, proposePlan, type LinkSchema, type PlanProposal } from '@nl2p/linking';
+import { joinKeyOf, linkRequest, proposePlan, type LinkSchema, type PlanProposal } from '@nl2p/linking';
 import type { LlmClient } from '@nl2p/llm';
 import type { NodeRunContext } from '@nl2p/queue';
 import { planMessages } from '@nl2p/prompts';
 import { checkPlan, QueryPlan, type QueryPlanInput } from '@nl2p/query-plan';
 import type { Grounding } from './grounding';
-import { planToSlots, slotPlanSchema, slotsToPlan, slotVocabulary, joinKey, type SlotPlan } from './plan-slots';
+import { planToSlots, slotPlanSchema, slotsToPlan, slotVocabulary, type SlotPlan } from './plan-slots';
 
 export interface PlanDraftingOptions {
   llm: LlmClient;
@@ -70,7 +70,7 @@ export async function draftFromPlan(
   if (!(conclusive && o.trustLinks)) {
     const joinable = profile.streaming
       ? []
-      : Object.keys(schema.tables).filter((t) => t !== source && joinKey(schema.tables, source, t));
+      : Object.keys(schema.tables).filter((t) => t !== source && joinKeyOf(schema.tables, source, t));
     const vocabulary = slotVocabulary({
       tables: schema.tables,
       table: source,

@@ -1,14 +1,7 @@
 import type { Column } from '@nl2p/envelope';
 import { QueryPlan } from '@nl2p/query-plan';
-import {
-  joinKey,
-  planToSlots,
-  refOfLabel,
-  slotPlanSchema,
-  slotsToPlan,
-  slotVocabulary,
-  type SlotPlan,
-} from './plan-slots';
+import { joinKeyOf as joinKey } from '@nl2p/linking';
+import { planToSlots, refOfLabel, slotPlanSchema, slotsToPlan, slotVocabulary, type SlotPlan } from './plan-slots';
 
 const c = (name: string, data_type: string, fields?: Column[]): Column => ({
   name,

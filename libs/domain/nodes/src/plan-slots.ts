@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Column } from '@nl2p/envelope';
+import { joinKeyOf } from '@nl2p/linking';
 import {
   AggregateFn,
+  classifyType,
   CompareOp,
   TimeUnit,
   type Aggregate,
@@ -97,15 +99,11 @@ function aggregateLabels(v: SlotVocabulary): string[] {
   return ['count(*)', ...v.numeric.flatMap((c) => ['sum', 'avg', 'min', 'max'].map((fn) => aggregateLabel(fn, c)))];
 }
 
-const NUMERIC =
-  /^(tinyint|smallint|integer|int|bigint|hugeint|ubigint|uinteger|double|float|real|decimal|numeric|int\d+|uint\d+|float\d+|double precision)/i;
-const TEMPORAL = /^(timestamp|date|datetime|time)/i;
-
 export function isNumericType(dataType: string): boolean {
-  return NUMERIC.test(dataType.trim());
+  return classifyType(dataType) === 'number';
 }
 export function isTemporalType(dataType: string): boolean {
-  return TEMPORAL.test(dataType.trim()) && !/^time$/i.test(dataType.trim());
+  return classifyType(dataType) === 'time';
 }
 
 /** Labels of a table's columns (struct fields as `a->b`), with their types. */
@@ -177,7 +175,7 @@ function literalFor(value: string | number | boolean, type: string | undefined):
 
 /**
  * The typed plan a slot plan means. Joins are added for every other table it names, on a key
- * both tables share ({@link joinKey}); one it cannot join is left for the plan check to refuse.
+ * both tables share (the linker's `joinKeyOf`); one it cannot join is left for the check to refuse.
  */
 export function slotsToPlan(
   slots: SlotPlan,
@@ -237,7 +235,7 @@ export function slotsToPlan(
       .filter((t): t is string => Boolean(t) && t !== source),
   );
   const joins = [...named].flatMap((t) => {
-    const key = joinKey(tables, source, t);
+    const key = joinKeyOf(tables, source, t);
     return key ? [{ table: t, kind: 'inner' as const, on: [{ left: { table: source, column: key.left }, right: { table: t, column: key.right } }] }] : [];
   });
 
@@ -263,26 +261,6 @@ export function slotsToPlan(
     limit: slots.limit,
   };
 } // prettier-ignore
-
-/**
- * The key two tables share: a column of the same name ending in `id` (`customer_id` in both), or
- * `<table>_id` in one and `id` in the other. Declared keys would win, but the targets' catalogs
- * do not report foreign keys yet.
- */
-export function joinKey(
-  tables: Readonly<Record<string, readonly Column[]>>,
-  left: string,
-  right: string,
-): { left: string; right: string } | null {
-  const l = (tables[left] ?? []).map((c) => c.name);
-  const r = (tables[right] ?? []).map((c) => c.name);
-  const shared = l.filter((c) => r.includes(c) && /(^|_)id$/i.test(c));
-  if (shared.length) return { left: shared[0], right: shared[0] };
-  const singular = (t: string) => t.replace(/s$/i, '');
-  if (l.includes(`${singular(right)}_id`) && r.includes('id')) return { left: `${singular(right)}_id`, right: 'id' };
-  if (r.includes(`${singular(left)}_id`) && l.includes('id')) return { left: 'id', right: `${singular(left)}_id` };
-  return null;
-}
 
 /**
  * A plan in slot form, to show the model what linking proposed; null when the plan uses what

@@ -51,6 +51,23 @@ export function stringLiteral(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
+/** A literal in a dialect that spells booleans and timestamps its own way (or refuses them). */
+export function literalSql(
+  v: Literal,
+  spell: { booleans: [string, string]; timestamp(value: string): string },
+): string {
+  switch (v.kind) {
+    case 'string':
+      return stringLiteral(v.value);
+    case 'number':
+      return String(v.value);
+    case 'boolean':
+      return v.value ? spell.booleans[0] : spell.booleans[1];
+    case 'timestamp':
+      return spell.timestamp(v.value);
+  }
+}
+
 /** `2024-03-01` → `2024-03-01 00:00:00`; `2024-03-01 12:00` → `2024-03-01 12:00:00`. */
 export function fullTimestamp(value: string): string {
   const [date, time = '00:00:00'] = value.split(' ');

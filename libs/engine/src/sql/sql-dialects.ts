@@ -1,5 +1,5 @@
 import { QueryPlanError, type ColumnRef, type Literal, type TimeBucket } from '@nl2p/query-plan';
-import { fullTimestamp, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
+import { fullTimestamp, literalSql, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
 
 /** Words both SQL targets reserve (a superset is harmless: it only adds quotes). */
 const SQL_RESERVED = new Set(
@@ -40,18 +40,8 @@ function sqlDialect(label: string, sizedBucket: (column: string, b: TimeBucket) 
       const path = (ref.path ?? []).map((p) => `.${identifier(p)}`).join('');
       return `${qualify && ref.table ? `${identifier(ref.table)}.` : ''}${base}${path}`;
     },
-    literal(v: Literal) {
-      switch (v.kind) {
-        case 'string':
-          return stringLiteral(v.value);
-        case 'number':
-          return String(v.value);
-        case 'boolean':
-          return v.value ? 'TRUE' : 'FALSE';
-        case 'timestamp':
-          return `TIMESTAMP '${fullTimestamp(v.value)}'`;
-      }
-    },
+    literal: (v: Literal) =>
+      literalSql(v, { booleans: ['TRUE', 'FALSE'], timestamp: (t) => `TIMESTAMP '${fullTimestamp(t)}'` }),
     textMatch: (column, match, value) => `${column} ILIKE ${likePattern(value, match)}`,
     isNull: (column, negated) => `${column} IS ${negated ? 'NOT ' : ''}NULL`,
     bucket(column, b) {

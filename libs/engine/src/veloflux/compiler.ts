@@ -1,7 +1,7 @@
 import { QueryPlanError, type Condition, type QueryPlan, type StreamWindow, type TimeUnit } from '@nl2p/query-plan';
 import type { QueryCompiler } from '../compiler';
 import { WHERE_AFTER_WINDOW } from './where-semantics';
-import { compilePlan, stringLiteral, type PlanDialect } from '../sql/plan-sql';
+import { compilePlan, literalSql, stringLiteral, type PlanDialect } from '../sql/plan-sql';
 
 /**
  * veloFlux's dialect as the recorded engine accepts it (CONTRACT §7, corrected by
@@ -62,18 +62,13 @@ export const VELOFLUX_DIALECT: PlanDialect = {
     // `a->b > 1` parses as `a -> (b > 1)`: struct access is always parenthesised.
     return ref.path?.length ? `(${[base, ...ref.path.map(identifier)].join('->')})` : base;
   },
-  literal(v) {
-    switch (v.kind) {
-      case 'string':
-        return stringLiteral(v.value);
-      case 'number':
-        return String(v.value);
-      case 'boolean':
-        return v.value ? 'true' : 'false';
-      case 'timestamp':
+  literal: (v) =>
+    literalSql(v, {
+      booleans: ['true', 'false'],
+      timestamp: () => {
         throw new QueryPlanError('veloFlux has no timestamp literals; a stream cannot be filtered by a date range in SQL');
-    }
-  },
+      },
+    }),
   textMatch(column, match, value) {
     if (match === 'starts_with') return `startswith(${column}, ${stringLiteral(value)})`;
     if (match === 'ends_with') return `endswith(${column}, ${stringLiteral(value)})`;
