@@ -32,7 +32,7 @@ export interface TargetProfile {
    * Reviews the turn's assumptions against the engine's own plan of a compiled query, before the
    * person sees them (e.g. where veloFlux applies a WHERE beside a window).
    */
-  reviewAssumptions?(plan: QueryPlan | null, explain: string, assumptions: string[]): string[];
+  reviewAssumptions?: (plan: QueryPlan | null, explain: string, assumptions: string[]) => string[];
 }
 
 /** Callbacks a process hands every adapter (telemetry, without the engine lib depending on it). */

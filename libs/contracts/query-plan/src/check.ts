@@ -112,9 +112,7 @@ export function checkPlan(plan: QueryPlan, tables: CheckTables): PlanCheck {
   };
   const normRef = (ref: ColumnRef): ColumnRef => {
     const r = resolve(ref);
-    if (!r) return ref;
-    const { type: _type, ...rest } = r;
-    return rest;
+    return r ? { table: r.table, column: r.column, ...(r.path ? { path: r.path } : {}) } : ref;
   };
   const valueType = (e: ValueExpr): ValueClass => {
     if (e.kind === 'number') return 'number';

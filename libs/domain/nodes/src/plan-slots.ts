@@ -4,7 +4,6 @@ import { joinKeyOf } from '@nl2p/linking';
 import {
   AggregateFn,
   classifyType,
-  CompareOp,
   TimeUnit,
   type Aggregate,
   type ColumnRef,
@@ -225,7 +224,7 @@ export function slotsToPlan(
     if (f.value === null) return [];
     if (f.op === 'contains') return [{ kind: 'text', column: ref, match: 'contains', value: String(f.value) }];
     return [
-      { kind: 'compare', left: { kind: 'column', ref }, op: f.op as CompareOp, value: literalFor(f.value, types.get(f.column)) },
+      { kind: 'compare', left: { kind: 'column', ref }, op: f.op, value: literalFor(f.value, types.get(f.column)) },
     ];
   });
 
