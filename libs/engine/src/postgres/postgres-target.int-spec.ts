@@ -188,12 +188,24 @@ suite('PostgresTarget', () => {
     it('accepts a good aggregate query and explains it until cleanup', async () => {
       const sql = `SELECT device_id, date_trunc('hour', ts) AS hour, avg(temperature) AS avg_temp
         FROM sensor_readings GROUP BY 1, 2 HAVING avg(temperature) > 30 ORDER BY hour`;
-      await expect(target.validate(sql, tmp())).resolves.toEqual({ ok: true, tmpId: tmp() });
+      // Validated means it ran (read-only, row-limited): the first rows come back with the verdict.
+      const result = await target.validate(sql, tmp());
+      expect(result).toMatchObject({ ok: true, tmpId: tmp(), preview: { columns: ['device_id', 'hour', 'avg_temp'] } });
+      expect(result.ok && result.preview?.rows.length).toBeGreaterThan(0);
       const plan = await target.explain(tmp(), sql);
       expect(plan).toMatch(/Scan on sensor_readings/);
       expect(plan).toMatch(/Aggregate/);
       await target.cleanup(tmp());
       await expect(target.cleanup(tmp())).resolves.toBeUndefined();
+    });
+
+    it('a query the planner accepts but that fails when it runs is an engine failure, not accepted', async () => {
+      // EXPLAIN plans this (text → integer is a legal cast); only running it meets 'dev-01'.
+      const result = await target.validate('SELECT CAST(device_id AS INTEGER) AS n FROM sensor_readings', tmp(3));
+      expect(result).toMatchObject({ ok: false, kind: 'semantic' });
+      expect(!result.ok && result.error).toMatch(
+        /the query failed when it ran: .*invalid input syntax for type integer/,
+      );
     });
 
     it('accepts joins and CTEs', async () => {
