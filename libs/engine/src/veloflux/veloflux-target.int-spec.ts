@@ -299,7 +299,14 @@ describe('VelofluxTarget against the FakeManager', () => {
       expect(body).toEqual({
         id: 'sensor_out',
         sql: 'SELECT device_id FROM sensor_stream',
-        sinks: [{ type: 'mqtt', props: { broker_url: 'tcp://127.0.0.1:1883', topic: '/out', qos: 0 } }],
+        sinks: [
+          {
+            type: 'mqtt',
+            props: { broker_url: 'tcp://127.0.0.1:1883', topic: '/out', qos: 0 },
+            // A window in which WHERE kept nothing publishes nothing, not `[]`.
+            output: { mode: 'full', omit_if_empty: true },
+          },
+        ],
         options: { eventtime: { enabled: false } },
       });
       await expect(client.createPipeline(body as never)).resolves.toEqual({ id: 'sensor_out', status: 'stopped' });

@@ -88,7 +88,9 @@ export class VelofluxTarget implements EngineTarget {
     return {
       id: pipelineId,
       sql,
-      sinks: [{ type: sink.type, props: sink.props }],
+      // Without `omit_if_empty` every window in which WHERE kept no row publishes `[]` to the sink
+      // (recorded engine); the Manager's own full example sets exactly this.
+      sinks: [{ type: sink.type, props: sink.props, output: { mode: 'full', omit_if_empty: true } }],
       options: { eventtime: { enabled: false } },
     };
   }
