@@ -1,4 +1,4 @@
-import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
+import { TMP_PIPELINE_PREFIX, tmpPipelineId } from '@nl2p/envelope';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
@@ -101,10 +101,10 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     const revisePrompt = JSON.stringify(script.callsOf('revise')[0].messages);
     expect(revisePrompt).toContain("No schema bindings available for identifier 'humidity");
     expect(creates()).toHaveLength(2);
-    // Both temp ids carry session, turn and attempt.
+    // Both temp ids carry the deployment, session, turn and attempt.
     expect(creates().map((r) => JSON.parse(r.body).id)).toEqual([
-      `${TMP_PIPELINE_PREFIX}${id}_1_1`,
-      `${TMP_PIPELINE_PREFIX}${id}_1_2`,
+      tmpPipelineId(id, 1, 1, stack.config.deploymentId),
+      tmpPipelineId(id, 1, 2, stack.config.deploymentId),
     ]);
   });
 
@@ -116,7 +116,7 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     expect(view.interrupt?.type).toBe('need_confirm');
     expect(view.attempts.failures[0]).toMatchObject({ stage: 'engine', error: 'mqtt sink requires broker_url' });
     const deletes = manager.requests.filter((r) => r.method === 'DELETE').map((r) => r.rawPath);
-    expect(deletes).toContain(`/pipelines/${TMP_PIPELINE_PREFIX}${id}_1_1`);
+    expect(deletes).toContain(`/pipelines/${tmpPipelineId(id, 1, 1, stack.config.deploymentId)}`);
   });
 
   it('local prevalidation catches an invented column before any engine call', async () => {

@@ -97,7 +97,7 @@ describe('cancelling the running turn', () => {
       return GOOD_SQL;
     });
     const id = await api.createSession();
-    const tmp = tmpPipelineId(id, 1, 1);
+    const tmp = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
     expect((await api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST })).status).toBe(202);
     // validate checkpointed the temp id and its create is in flight.
     await waitFor('the create to be in flight', () =>

@@ -111,6 +111,30 @@ describe('janitor sweeps', () => {
     expect(tmpIds()).toEqual([]);
   });
 
+  it("leaves another deployment's temp pipelines on a shared Manager until far past any turn's lifetime", async () => {
+    const janitor = await janitorWith({
+      JANITOR_SWEEP_EVERY_MS: '600000',
+      DEPLOYMENT_ID: 'aaaaaaaa',
+      JANITOR_FOREIGN_TMP_MAX_AGE_MS: '1500',
+    });
+    // Another deployment's in-flight explain: its session lives in its own Redis, not ours.
+    const theirs = tmpPipelineId(newSessionId(), 1, 1, 'bbbbbbbb');
+    await create(theirs);
+    // Ours, leaked by a turn that failed.
+    const failed = await probe.session({ node: 'validate', status: 'failed', turnId: 1, attempt: 1 });
+    const ours = tmpPipelineId(failed.session_id, 1, 1, 'aaaaaaaa');
+    await create(ours);
+
+    const first = await sweepNow(janitor);
+    expect(first.tmp_deleted).toEqual([{ id: ours, reason: 'unowned' }]);
+    expect(first.tmp_kept).toEqual([theirs]);
+    expect(tmpIds()).toEqual([theirs]);
+    // Past the foreign limit: that deployment is gone, so the leak is removed after all.
+    await sleep(1_600);
+    expect((await sweepNow(janitor)).tmp_deleted).toEqual([{ id: theirs, reason: 'foreign_too_old' }]);
+    expect(tmpIds()).toEqual([]);
+  });
+
   it('ends a turn stuck past TURN_DEADLINE_MS with an error event and turn_end, and deletes its temp pipeline', async () => {
     const janitor = await janitorWith({ JANITOR_SWEEP_EVERY_MS: '600000', TURN_DEADLINE_MS: '1000' });
     const tmp = (id: string) => tmpPipelineId(id, 1, 1);

@@ -102,7 +102,7 @@ describe('outages of the Manager and the LLM', () => {
 
     it('answers 409 busy on the temp pipeline: retried, one create succeeds', async () => {
       const id = await api.createSession();
-      const tmp = tmpPipelineId(id, 1, 1);
+      const tmp = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
       manager.busyNext(tmp, 2);
       script.route(nl2sql()).draft(GOOD_SQL);
       const view = await turn(id, { text: REQUEST });
@@ -139,7 +139,7 @@ describe('outages of the Manager and the LLM', () => {
     it('goes down after the temp pipeline was created: the turn fails and the pipeline is deleted once it is back', async () => {
       script.route(nl2sql()).draft(GOOD_SQL);
       const id = await api.createSession();
-      const tmp = tmpPipelineId(id, 1, 1);
+      const tmp = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
       // Down from the moment validate's create stored the pipeline: explain and cleanup fail.
       const watch = setInterval(() => {
         if (manager.pipelines().includes(tmp)) {

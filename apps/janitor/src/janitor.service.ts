@@ -12,6 +12,12 @@ import { failSpan, tracer } from '@nl2p/telemetry';
 import { TMP_PIPELINES, type TmpPipelines } from './tmp-pipelines';
 
 /** What one sweep did; logged, put on its span, and kept in Redis (`{prefix}:janitor:sweeps`). */
+/** A temp pipeline a sweep deleted, and why. */
+export interface TmpDeletion {
+  id: string;
+  reason: 'unowned' | 'too_old' | 'foreign_too_old';
+}
+
 export interface SweepReport {
   replica: string;
   trigger: string;
@@ -21,7 +27,7 @@ export interface SweepReport {
   /** Temp pipelines the Manager listed. */
   tmp_seen: number;
   /** Deleted, with why. */
-  tmp_deleted: { id: string; reason: 'unowned' | 'too_old' }[];
+  tmp_deleted: TmpDeletion[];
   /** Left alone: an in-flight turn owns them. */
   tmp_kept: string[];
   /** Turns ended as failed because they made no progress before the deadline. */
@@ -252,20 +258,32 @@ export class JanitorService {
     const now = Date.now();
     for (const id of ids) {
       const owner = parseTmpPipelineId(id);
-      let session: Envelope | null = null;
-      if (owner) {
-        if (!sessions.has(owner.sessionId)) sessions.set(owner.sessionId, await this.store.get(owner.sessionId));
-        session = sessions.get(owner.sessionId) ?? null;
-      }
-      const owned = ownsTmpPipeline(session, id);
-      const tooOld = now - (firstSeen.get(id) ?? now) >= this.config.janitor.tmpMaxAgeMs;
-      if (owned && !tooOld) {
-        report.tmp_kept.push(id);
-        continue;
+      const age = now - (firstSeen.get(id) ?? now);
+      let reason: TmpDeletion['reason'];
+      if (owner?.deployment && owner.deployment !== this.config.deploymentId) {
+        // Another deployment sharing this Manager made it, and its own janitor sweeps it; only one
+        // far past any turn's lifetime (that deployment may be gone for good) is ours to remove.
+        if (age < this.config.janitor.foreignTmpMaxAgeMs) {
+          report.tmp_kept.push(id);
+          continue;
+        }
+        reason = 'foreign_too_old';
+      } else {
+        let session: Envelope | null = null;
+        if (owner) {
+          if (!sessions.has(owner.sessionId)) sessions.set(owner.sessionId, await this.store.get(owner.sessionId));
+          session = sessions.get(owner.sessionId) ?? null;
+        }
+        const owned = ownsTmpPipeline(session, id);
+        if (owned && age < this.config.janitor.tmpMaxAgeMs) {
+          report.tmp_kept.push(id);
+          continue;
+        }
+        reason = owned ? 'too_old' : 'unowned';
       }
       try {
         await this.pipelines.delete(id);
-        report.tmp_deleted.push({ id, reason: owned ? 'too_old' : 'unowned' });
+        report.tmp_deleted.push({ id, reason });
         await this.redis.hdel(this.keys.janitorFirstSeen(), id);
       } catch (err) {
         report.errors.push(`deleting ${id}: ${errorMessage(err)}`);

@@ -23,6 +23,8 @@ export interface TargetProfile {
   streaming: boolean;
   /** Whether this deployment can reach the target (e.g. PostgreSQL needs POSTGRES_URL). */
   configured(config: AppConfig): boolean;
+  /** The setting that enables the target when `configured` says no. */
+  enabledBy?: string;
   /** Identifies the engine instance (hashed: a connection string may hold a password). */
   instance(config: AppConfig): string;
   /** The adapter; built once per process by the caller. */

@@ -1,3 +1,4 @@
+import { targetProfile } from '@nl2p/engine';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
@@ -30,8 +31,10 @@ export class TurnService {
 
   async createSession(dto: CreateSessionDto, tenant: string): Promise<Envelope> {
     const target = dto.target ?? this.config.target;
-    if (target === 'postgres' && !this.config.postgres.url) {
-      throw new BadRequestException('target postgres is not configured on this server (POSTGRES_URL is unset)');
+    const profile = targetProfile(target);
+    if (!profile.configured(this.config)) {
+      const hint = profile.enabledBy ? ` (${profile.enabledBy} is unset)` : '';
+      throw new BadRequestException(`target ${target} is not configured on this server${hint}`);
     }
     const envelope = newSessionEnvelope({
       sessionId: randomUUID().replaceAll('-', ''),
@@ -40,6 +43,7 @@ export class TurnService {
       maxAttempts: dto.max_attempts ?? this.config.workflow.maxAttempts,
       sink: dto.sink ? { type: dto.sink.type, props: dto.sink.props ?? {} } : this.config.sink,
       activeStream: dto.stream ?? null,
+      deployment: this.config.deploymentId,
     });
     envelope.pipeline_id = dto.pipeline_id ?? null;
     if (!(await this.store.create(envelope))) throw new ConflictException('session id collision; retry');

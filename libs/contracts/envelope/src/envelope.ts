@@ -130,6 +130,14 @@ export const Envelope = z.object({
   target: TargetKind,
   /** The tenant whose API key created the session; nobody else sees it. */
   tenant: z.string().default('local'),
+  /**
+   * The deployment that owns the session (8 hex digits; empty in sessions from older releases).
+   * Its temp pipeline ids carry it, so deployments sharing one Manager never sweep each other's.
+   */
+  deployment: z
+    .string()
+    .regex(/^([0-9a-f]{8})?$/)
+    .default(''),
   created_at: z.string(),
   updated_at: z.string(),
 
@@ -232,6 +240,7 @@ export interface NewSessionOptions {
   sink: SinkConfig;
   activeStream?: string | null;
   tenant?: string;
+  deployment?: string;
   now?: Date;
 }
 
@@ -246,6 +255,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     status: 'idle',
     target: opts.target,
     tenant: opts.tenant ?? 'local',
+    deployment: opts.deployment ?? '',
     created_at: now,
     updated_at: now,
     active_stream: opts.activeStream ?? null,

@@ -18,7 +18,20 @@ const at = (over: Partial<Envelope>, attempt = 1, tmp: string | null = null): En
 
 describe('temp pipeline ids', () => {
   it('parse back into session, turn and attempt', () => {
-    expect(parseTmpPipelineId(tmpPipelineId(SID, 12, 3))).toEqual({ sessionId: SID, turnId: 12, attempt: 3 });
+    expect(parseTmpPipelineId(tmpPipelineId(SID, 12, 3))).toEqual({
+      deployment: null,
+      sessionId: SID,
+      turnId: 12,
+      attempt: 3,
+    });
+    // The deployment that made it, so janitors sharing a Manager tell theirs from others'.
+    expect(tmpPipelineId(SID, 12, 3, '0a1b2c3d')).toBe(`__nl2pipeline_tmp__0a1b2c3d_${SID}_12_3`);
+    expect(parseTmpPipelineId(tmpPipelineId(SID, 12, 3, '0a1b2c3d'))).toEqual({
+      deployment: '0a1b2c3d',
+      sessionId: SID,
+      turnId: 12,
+      attempt: 3,
+    });
     expect(parseTmpPipelineId('__nl2pipeline_tmp__whatever')).toBeNull();
     expect(parseTmpPipelineId('sensor_avg')).toBeNull();
     expect(parseTmpPipelineId(`x${tmpPipelineId(SID, 1, 1)}`)).toBeNull();

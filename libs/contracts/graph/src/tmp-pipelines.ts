@@ -1,7 +1,9 @@
-import { TMP_PIPELINE_PREFIX, tmpPipelineId, type Envelope, type NodeName } from '@nl2p/envelope';
+import { TMP_PIPELINE_PREFIX, tmpPipelineIdOf, type Envelope, type NodeName } from '@nl2p/envelope';
 
 /** What a temp pipeline id says about the node run that created it. */
 export interface TmpPipelineOwner {
+  /** The deployment that made it; null for ids of the older form, which carry none. */
+  deployment: string | null;
   sessionId: string;
   turnId: number;
   attempt: number;
@@ -10,17 +12,17 @@ export interface TmpPipelineOwner {
 /** Nodes during which the attempt's temp pipeline legitimately exists (created, explained, deleted). */
 export const TMP_PIPELINE_NODES: ReadonlySet<NodeName> = new Set<NodeName>(['validate', 'explain', 'cleanup']);
 
-const TMP_ID = new RegExp(`^${TMP_PIPELINE_PREFIX}([0-9a-f]{32})_(\\d{1,9})_(\\d{1,9})$`);
+const TMP_ID = new RegExp(`^${TMP_PIPELINE_PREFIX}(?:([0-9a-f]{8})_)?([0-9a-f]{32})_(\\d{1,9})_(\\d{1,9})$`);
 
 /**
- * Parses `__nl2pipeline_tmp__{session}_{turn}_{attempt}`; `null` for anything else, including
- * ids that carry the prefix but were not made by {@link tmpPipelineId} (those are still ours to
+ * Parses `__nl2pipeline_tmp__[{deployment}_]{session}_{turn}_{attempt}`; `null` for anything else, including
+ * ids that carry the prefix but were not made by {@link tmpPipelineIdOf} (those are still ours to
  * sweep: the prefix is reserved for this product).
  */
 export function parseTmpPipelineId(id: string): TmpPipelineOwner | null {
   const m = TMP_ID.exec(id);
   if (!m) return null;
-  return { sessionId: m[1], turnId: Number(m[2]), attempt: Number(m[3]) };
+  return { deployment: m[1] ?? null, sessionId: m[2], turnId: Number(m[3]), attempt: Number(m[4]) };
 }
 
 /**
@@ -44,6 +46,6 @@ export function ownsTmpPipeline(e: Envelope | null, id: string): boolean {
 export function tmpPipelinesOf(e: Envelope): string[] {
   const ids = new Set<string>();
   if (e.validation.tmp_pipeline_id) ids.add(e.validation.tmp_pipeline_id);
-  if (e.node && TMP_PIPELINE_NODES.has(e.node)) ids.add(tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt));
+  if (e.node && TMP_PIPELINE_NODES.has(e.node)) ids.add(tmpPipelineIdOf(e));
   return [...ids];
 }

@@ -1,4 +1,4 @@
-import { tmpPipelineId, type Envelope } from '@nl2p/envelope';
+import { tmpPipelineIdOf, type Envelope } from '@nl2p/envelope';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/queue';
 import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
@@ -123,7 +123,7 @@ export function validatorNodes({ engines, grounding, linkSources = true }: Valid
         if (err instanceof UnsafeSqlError) return failAttempt(e, 'local', err.message, sql);
         throw err;
       }
-      const tmpId = tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt);
+      const tmpId = tmpPipelineIdOf(e);
       // Checkpoint the id before creating (ARCHITECTURE §5): if this worker dies right after the
       // create, a cancel, a final failure or the next turn finds the id and deletes the pipeline,
       // and the re-delivered job resumes here and reuses it instead of creating a second one.

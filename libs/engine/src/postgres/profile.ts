@@ -8,6 +8,7 @@ export const postgresProfile: TargetProfile = {
   sourceNoun: 'table',
   streaming: false,
   configured: (config) => Boolean(config.postgres.url),
+  enabledBy: 'POSTGRES_URL',
   instance: (config) => config.postgres.url ?? '',
   create: (config) => {
     if (!config.postgres.url) throw new Error('target postgres is not configured: set POSTGRES_URL');

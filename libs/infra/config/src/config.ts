@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { TargetKind } from '@nl2p/envelope';
@@ -133,6 +134,19 @@ export const EnvSchema = z.object({
   JANITOR_SWEEP_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
   /** A temp pipeline first seen longer ago than this is deleted even if a running turn owns it. */
   JANITOR_TMP_MAX_AGE_MS: z.coerce.number().int().min(1_000).default(900_000),
+  /**
+   * Another deployment's temp pipeline (one Manager shared by several deployments) is deleted
+   * only when first seen longer ago than this: far past any turn's lifetime.
+   */
+  JANITOR_FOREIGN_TMP_MAX_AGE_MS: z.coerce.number().int().min(1_000).default(86_400_000),
+  /**
+   * Names this deployment in its temp pipeline ids (8 hex digits). Default: derived from the Redis
+   * that holds its sessions (URL and prefix), which is what makes two deployments two.
+   */
+  DEPLOYMENT_ID: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/, '8 lowercase hex digits')
+    .optional(),
   /** A running turn with no checkpoint for this long is ended as failed by the janitor. */
   TURN_DEADLINE_MS: z.coerce.number().int().min(1_000).default(600_000),
   /** Put SQL text into spans (off by default: queries can hold business data). */
@@ -224,7 +238,9 @@ export interface AppConfig {
   sink: { type: string; props: Record<string, unknown> };
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
   worker: { concurrency: number; backoffFactor: number };
-  janitor: { sweepEveryMs: number; tmpMaxAgeMs: number; turnDeadlineMs: number };
+  janitor: { sweepEveryMs: number; tmpMaxAgeMs: number; foreignTmpMaxAgeMs: number; turnDeadlineMs: number };
+  /** Names this deployment in its temp pipeline ids (see `DEPLOYMENT_ID`). */
+  deploymentId: string;
   log: { level: Env['LOG_LEVEL']; json: boolean };
   telemetry: { captureContent: boolean };
   sse: { heartbeatMs: number };
@@ -233,6 +249,8 @@ export interface AppConfig {
 function toAppConfig(e: Env): AppConfig {
   const provider = e.LLM_PROVIDER === 'auto' ? (e.LLM_BASE_URL ? 'openai' : 'local') : e.LLM_PROVIDER;
   return {
+    deploymentId:
+      e.DEPLOYMENT_ID ?? createHash('sha256').update(`${e.REDIS_URL}\n${e.REDIS_PREFIX}`).digest('hex').slice(0, 8),
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     gateway: { host: e.GATEWAY_HOST, port: e.GATEWAY_PORT, turnWaitTimeoutMs: e.TURN_WAIT_TIMEOUT_MS },
     target: e.TARGET,
@@ -301,6 +319,7 @@ function toAppConfig(e: Env): AppConfig {
     janitor: {
       sweepEveryMs: e.JANITOR_SWEEP_EVERY_MS,
       tmpMaxAgeMs: e.JANITOR_TMP_MAX_AGE_MS,
+      foreignTmpMaxAgeMs: e.JANITOR_FOREIGN_TMP_MAX_AGE_MS,
       turnDeadlineMs: e.TURN_DEADLINE_MS,
     },
     log: { level: e.LOG_LEVEL, json: e.LOG_JSON },

@@ -3,7 +3,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import {
   EnvelopeValidationError,
   parseEnvelope,
-  tmpPipelineId,
+  tmpPipelineIdOf,
   type Envelope,
   type NodeName,
   type SessionEvent,
@@ -279,9 +279,7 @@ export class NodeRunner {
 
   /** The temp pipeline this job's node may have created (validate, explain, cleanup only). */
   private attemptTmpIds(e: Envelope): string[] {
-    return e.node && TMP_PIPELINE_NODES.has(e.node)
-      ? [tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt)]
-      : [];
+    return e.node && TMP_PIPELINE_NODES.has(e.node) ? [tmpPipelineIdOf(e)] : [];
   }
 
   /** Deletes those of `ids` no in-flight turn owns (read fresh), best effort. */

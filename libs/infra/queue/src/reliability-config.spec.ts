@@ -4,7 +4,13 @@ import { workerTiming } from './workflow-worker';
 describe('reliability settings', () => {
   it('have defaults: sweep each minute, temp pipelines kept 15 min at most, turns stopped after 10 min', () => {
     const c = loadConfig({});
-    expect(c.janitor).toEqual({ sweepEveryMs: 60_000, tmpMaxAgeMs: 900_000, turnDeadlineMs: 600_000 });
+    expect(c.janitor).toEqual({
+      sweepEveryMs: 60_000,
+      tmpMaxAgeMs: 900_000,
+      // Another deployment's temp pipelines: only a day after they were first seen.
+      foreignTmpMaxAgeMs: 86_400_000,
+      turnDeadlineMs: 600_000,
+    });
     expect(c.worker.backoffFactor).toBe(1);
   });
 
