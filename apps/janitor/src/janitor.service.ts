@@ -1,10 +1,11 @@
+import { targetProfile } from '@nl2p/engine';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { isTmpPipelineId, type Envelope } from '@nl2p/envelope';
+import { isTmpPipelineId, TargetKind, type Envelope } from '@nl2p/envelope';
 import { ownsTmpPipeline, parseTmpPipelineId, type ReapJobData } from '@nl2p/graph';
 import { REDIS, SESSION_STORE, TurnControl, errorMessage } from '@nl2p/queue';
 import { RedisKeys, type SessionStore } from '@nl2p/session-store';
@@ -116,7 +117,10 @@ export class JanitorService {
 
   /** Deletes the temp pipelines a turn that ended left behind, unless a running turn owns them. */
   async reap(data: ReapJobData): Promise<string[]> {
-    if (data.target !== 'veloflux') return [];
+    // Only streaming targets create temp pipelines (SQL targets validate with EXPLAIN); a job is
+    // data from Redis, so an unknown target is nothing to reap.
+    const target = TargetKind.safeParse(data.target);
+    if (!target.success || !targetProfile(target.data).streaming) return [];
     const deleted: string[] = [];
     const session = await this.store.get(data.session_id);
     for (const id of data.tmp_ids) {
@@ -248,7 +252,7 @@ export class JanitorService {
     } catch (err) {
       // A deployment without veloFlux has no Manager to list; that is no error worth shouting.
       const message = `listing the Manager's pipelines: ${errorMessage(err)}`;
-      if (this.config.target === 'veloflux') report.errors.push(message);
+      if (targetProfile(this.config.target).streaming) report.errors.push(message);
       else this.logger.debug?.({ msg: 'no temp pipelines swept', reason: message });
       return;
     }

@@ -92,7 +92,8 @@ export class WorkerCoreModule {
           provide: TMP_REAPER,
           inject: [Engines],
           useFactory: (engines: Engines): TmpPipelineReaper => ({
-            reap: (target, tmpId) => (target === 'veloflux' ? engines.for(target).cleanup(tmpId) : Promise.resolve()),
+            reap: (target, tmpId) =>
+              engines.profile(target).streaming ? engines.for(target).cleanup(tmpId) : Promise.resolve(),
           }),
         },
         {
