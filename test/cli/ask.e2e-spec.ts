@@ -58,7 +58,13 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
     expect(request).toEqual({
       id: 'REPLACE_ME',
       sql: GOOD_SQL,
-      sinks: [{ type: 'mqtt', props: expect.objectContaining({ topic: 'nl2pipeline/output' }) }],
+      sinks: [
+        {
+          type: 'mqtt',
+          props: expect.objectContaining({ topic: 'nl2pipeline/output' }),
+          output: { mode: 'full', omit_if_empty: true },
+        },
+      ],
       options: expect.any(Object),
     });
     // Exactly the JSON: no banner, no colours, no progress.
