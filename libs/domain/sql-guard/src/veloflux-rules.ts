@@ -16,10 +16,6 @@ import {
 import { closeMatches, listNames } from './suggest';
 import type { Grounding } from './types';
 
-/** Advice for every spelling of a type conversion: the recorded engine parses none of them. */
-const NO_CAST =
-  "veloFlux cannot convert types in SQL: neither CAST(x AS t) nor cast(x, 't') parses; compare or compute in the column's own type";
-
 /** Collects messages once each, in the order found. */
 export class Findings {
   private readonly errorSet = new Set<string>();
@@ -57,8 +53,8 @@ const FUNCTION_HINTS: Record<string, string> = {
   char_length: 'use length(x)',
   len: 'use length(x)',
   substr: 'use substring(x, start, [length])',
-  to_timestamp: 'veloFlux cannot convert types in SQL; compare the column in its own type',
-  to_date: 'veloFlux cannot convert types in SQL; compare the column in its own type',
+  to_timestamp: 'use from_unix_time(x) for Unix epoch seconds (veloFlux cannot call cast())',
+  to_date: 'use from_unix_time(x) for Unix epoch seconds (veloFlux cannot call cast())',
   stddev_pop: 'use stddev(x)',
   stddev_samp: 'use stddevs(x)',
   variance: 'use var(x) (or vars(x) for the sample variance)',
@@ -153,6 +149,8 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
   const consumed = new Set<number>();
   let streamName: string | undefined;
   let fromAlias: string | undefined;
+  /** Token range of an accepted `(SELECT … FROM s) alias` in FROM: not walked further. */
+  let fromSubquery: [number, number] | null = null;
   let columns: readonly Column[] | undefined = g.columns.length > 0 ? g.columns : undefined;
   const from = contentRange('from');
   if (!from) {
@@ -165,9 +163,29 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
     if (start >= end || !head) {
       out.error(`FROM must name a stream${known.length ? `; known streams: ${listNames(known)}` : ''}`);
     } else if (isSymbol(head, '(')) {
-      out.error(
-        `subqueries are not supported by veloFlux (found a subquery in FROM); select from the stream directly: FROM ${g.stream || '<stream>'}`,
+      // The engine accepts `FROM (SELECT … FROM s) t` but plans it as the outer query over `s`:
+      // the subquery's column list is dropped (recorded exchanges, probe_subquery_from).
+      const close = s.partner[start] ?? end;
+      const innerFrom = toks.findIndex(
+        (t, j) => j > start && j < close && s.depth[j] === (s.depth[start] ?? 0) + 1 && isWord(t, 'from'),
       );
+      const inner = innerFrom >= 0 ? toks[innerFrom + 1] : undefined;
+      if (!isWord(toks[start + 1], 'select') || !inner || (inner.kind !== 'word' && inner.kind !== 'quoted')) {
+        out.error(
+          `subqueries are not supported by veloFlux (found a subquery in FROM); select from the stream directly: FROM ${g.stream || '<stream>'}`,
+        );
+      } else {
+        streamName = nameOf(inner);
+        fromSubquery = [start, Math.min(end, close + (isIdentifier(toks[close + 1]) ? 2 : 1))];
+        out.warn(
+          `veloFlux plans a subquery in FROM as the outer query over its stream and drops the subquery's column list; select from the stream directly: FROM ${streamName}`,
+        );
+        if (known.length > 0 && !known.includes(streamName)) {
+          out.error(`unknown stream '${streamName}'; known streams: ${listNames(known)}`);
+        } else if (g.stream && streamName !== g.stream) {
+          columns = g.columnsByTable?.[streamName];
+        }
+      }
     } else if (head.kind === 'string') {
       out.error(`FROM must name a stream, not a string literal: write FROM ${head.value} without quotes`);
     } else if (head.kind === 'quoted' || head.kind === 'word') {
@@ -425,6 +443,7 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
 
   // ---- the main walk -----------------------------------------------------------------------------
   for (let i = 0; i < n; i++) {
+    if (fromSubquery && i >= fromSubquery[0] && i < fromSubquery[1]) continue;
     const t = toks[i];
     const prev = toks[i - 1];
     const next = toks[i + 1];
@@ -438,7 +457,9 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
           );
           break;
         case '::':
-          out.error(`'::' casts are not supported: ${NO_CAST}`);
+          out.error(
+            `'::' casts are not supported by veloFlux (CAST and cast() are not callable in any spelling either); use the column as it is typed, or format(x) to turn a number into a string`,
+          );
           break;
         case '->>':
         case '#>':
@@ -504,7 +525,7 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
     if (t.kind === 'word') {
       if (['timestamp', 'date', 'time'].includes(lowerWord(t)) && next?.kind === 'string') {
         out.error(
-          `typed literals like ${t.text.toUpperCase()} ${next.text} are not supported by veloFlux; use cast(${next.text}, 'timestamp')`,
+          `typed literals like ${t.text.toUpperCase()} ${next.text} are not supported by veloFlux; compare with a Unix epoch number instead, or use from_unix_time(seconds)`,
         );
         continue;
       }
@@ -599,10 +620,23 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
       case 'cast': {
         if (!isSymbol(next, '(')) return;
         const close = s.partner[i + 1] ?? -1;
+        const hasAs = toks.some(
+          (x, j) => j > i + 1 && j < close && s.depth[j] === (s.depth[i] ?? 0) + 1 && isWord(x, 'as'),
+        );
+        if (!hasAs) {
+          // The catalog lists cast(x, 'type'), but the parser reads CAST(x AS type) and stops at the
+          // comma (recorded: `Expected AS, found: ,`).
+          out.error(
+            "cast(x, 'type') cannot be called in veloFlux (the parser expects CAST(x AS type), which the planner rejects); use the column as it is typed, or format(x) to turn a number into a string",
+          );
+          return;
+        }
         for (let j = i + 2; j < close; j++) {
           if (s.depth[j] === (s.depth[i] ?? 0) + 1 && isWord(toks[j], 'as')) {
             const type = toks[j + 1]?.text.toLowerCase() ?? 'type';
-            out.error(`CAST(x AS ${type}) is not supported: ${NO_CAST}`);
+            out.error(
+              `CAST(x AS ${type}) is not supported by veloFlux (cast() is not callable in any spelling either); use the column as it is typed, or format(x) to turn a number into a string`,
+            );
             consumed.add(j + 1);
             break;
           }
@@ -613,7 +647,8 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
         out.error('NULLS FIRST / NULLS LAST is not supported by veloFlux; remove it from ORDER BY');
         return;
       case 'distinct':
-        if (isSymbol(toks[i - 1], '(') && toks[i - 2]?.kind === 'word') {
+        // count(DISTINCT x) is accepted by the engine (recorded: probe_count_distinct).
+        if (isSymbol(toks[i - 1], '(') && toks[i - 2]?.kind === 'word' && !isWord(toks[i - 2], 'count')) {
           out.error(
             `DISTINCT inside ${toks[i - 2]?.text ?? 'a function'}(…) is not supported by veloFlux; use ndv(x) for a distinct count or deduplicate(x) for distinct values`,
           );

@@ -123,12 +123,16 @@ describe('VELOFLUX_DIALECT_NOTES', () => {
       'isnull(x)',
       'regexp_matches',
       'concat(a, b)',
-      "no cast(x, 't')",
+      'No type conversion',
+      'No JOIN',
+      'WHERE is applied after the aggregation',
       'LIMIT',
       '(a->b) > 1',
     ]) {
       expect(text).toContain(fact);
     }
     expect(VELOFLUX_DIALECT_NOTES.every((n) => !n.includes('\n'))).toBe(true);
+    // The engine cannot call cast in any spelling: no note may recommend it.
+    expect(text).not.toMatch(/use (the function )?cast\(/i);
   });
 });

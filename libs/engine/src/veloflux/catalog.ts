@@ -102,7 +102,10 @@ const CONSTRAINT_TEXT: Record<string, string> = {
 const EXTRA_NOTES: Record<string, string[]> = {
   'window.tumbling': ["Only the 'ss' unit parses: tumblingwindow('ss', 10); 'mm'/'hh' fail."],
   'window.sliding': ["Only the 'ss' unit parses: slidingwindow('ss', 10[, 5]); 'mm'/'hh' fail."],
-  'expr.cast': ["No type conversion compiles: CAST(x AS t) and cast(x, 't') are both rejected by the engine."],
+  // The catalog lists cast(x, 't'), but the recorded engine cannot call cast in any spelling.
+  'expr.cast': [
+    "Neither CAST(x AS t) nor cast(x, 't') compiles; use the column as it is typed (format(x) turns a number into a string).",
+  ],
   'expr.unary.minus': ['Whether -x works end to end is unknown; write 0 - x.'],
 };
 
@@ -155,9 +158,11 @@ export const VELOFLUX_DIALECT_NOTES: readonly string[] = [
   'No IS NULL / IS NOT NULL: use isnull(x) / NOT isnull(x).',
   'No LIKE / ILIKE: use regexp_matches(x, pattern), startswith(x, p) or endswith(x, p).',
   'No || operator: use concat(a, b) (exactly two string arguments).',
-  "No CAST(x AS t) and no cast(x, 't'): the engine parses neither; work in each column's own type.",
+  "No type conversion: CAST(x AS t) and cast(x, 't') both fail, whatever the spelling; use the column as it is typed (format(x) turns a number into a string, from_unix_time(s) epoch seconds into a timestamp).",
   'No INTERVAL, TIMESTAMP literals, subqueries, EXISTS or EXTRACT.',
-  'No JOIN or multiple streams in FROM: the engine rejects JOIN.',
+  'No JOIN or multiple streams in FROM: the engine rejects them; a pipeline reads exactly one stream.',
+  'With a window, WHERE is applied after the aggregation (once per window), not to each input row.',
+  'SELECT aliases col_1, col_2, … and __vf_* are reserved.',
   'LIMIT, OFFSET and DISTINCT are silently ignored.',
   'Parenthesize struct access in expressions: (a->b) > 1, because a->b > 1 parses as a->(b > 1).',
   'String literals use single quotes; double quotes and backticks delimit identifiers.',

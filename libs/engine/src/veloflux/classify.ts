@@ -8,7 +8,13 @@ import type { EngineErrorKind } from '../port';
 export function classifyEngineError(body: string): EngineErrorKind {
   if (body.includes('parse pipeline')) return 'syntax';
   if (body.includes('missing from storage') || body.includes('not found in catalog')) return 'unknown_stream';
-  if (body.includes('Column not found') || body.includes('No schema bindings') || body.includes('field `')) {
+  // `field \`x\` not found in struct`; a bare "field `" would also catch serde's 422 texts
+  // (`missing field \`sql\``).
+  if (
+    body.includes('Column not found') ||
+    body.includes('No schema bindings') ||
+    body.includes('not found in struct')
+  ) {
     return 'unknown_column';
   }
   if (body.includes('Unknown function')) return 'unknown_function';

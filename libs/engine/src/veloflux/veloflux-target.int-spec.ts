@@ -303,18 +303,19 @@ describe('VelofluxTarget against the FakeManager', () => {
           {
             type: 'mqtt',
             props: { broker_url: 'tcp://127.0.0.1:1883', topic: '/out', qos: 0 },
-            // A window in which WHERE kept nothing publishes nothing, not `[]`.
             output: { mode: 'full', omit_if_empty: true },
           },
         ],
         options: { eventtime: { enabled: false } },
       });
       await expect(client.createPipeline(body as never)).resolves.toEqual({ id: 'sensor_out', status: 'stopped' });
-      expect((await client.getPipeline('sensor_out')).spec.sinks[0]?.props).toEqual({
-        broker_url: 'tcp://127.0.0.1:1883',
-        qos: 0,
-        topic: '/out',
-      });
+      const stored = (await client.getPipeline('sensor_out')).spec.sinks[0];
+      expect(stored?.props).toEqual({ broker_url: 'tcp://127.0.0.1:1883', qos: 0, topic: '/out' });
+      expect(stored?.output).toEqual({ mode: 'full', omit_if_empty: true });
+      // The engine empty-suppresses this sink (what `omit_if_empty` is for).
+      expect(await client.explainPipeline('sensor_out')).toMatch(
+        /└─PhysicalEmptySuppress_\d+ +\| sink_id=sensor_out_sink_0, omit_if_empty=true/,
+      );
     });
   });
 });

@@ -1,5 +1,10 @@
 import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type SinkConfig, type TargetKind } from '@nl2p/envelope';
-import { ManagerClient, ManagerError, type CreatePipelineRequest } from '../manager-client';
+import {
+  ManagerClient,
+  ManagerError,
+  type CreatePipelineRequest,
+  type CreatePipelineSinkRequest,
+} from '../manager-client';
 import type { Catalog, EngineTarget, StreamInfo, ValidationResult } from '../port';
 import { toFunctionInfos, toSyntaxRules, VELOFLUX_DIALECT_NOTES } from './catalog';
 import { classifyEngineError } from './classify';
@@ -83,16 +88,20 @@ export class VelofluxTarget implements EngineTarget {
     await this.deleteIgnoringMissing(tmpId);
   }
 
-  /** The `POST /pipelines` body the person applies; event time stays off like during validation. */
+  /**
+   * The `POST /pipelines` body the person applies; event time stays off like during validation.
+   * The sink publishes full rows and skips empty batches: without `omit_if_empty` the engine's
+   * MQTT sink publishes `[]` for every input the `WHERE` drops (recorded exchanges, README). The
+   * `output` shape is the one the recorded Manager accepted (`pipeline_create_full`).
+   */
   buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown> {
-    return {
+    const request: CreatePipelineRequest = {
       id: pipelineId,
       sql,
-      // Without `omit_if_empty` every window in which WHERE kept no row publishes `[]` to the sink
-      // (recorded engine); the Manager's own full example sets exactly this.
-      sinks: [{ type: sink.type, props: sink.props, output: { mode: 'full', omit_if_empty: true } }],
+      sinks: [{ type: sink.type, props: sink.props, output: { ...DEFAULT_SINK_OUTPUT } }],
       options: { eventtime: { enabled: false } },
     };
+    return { ...request };
   }
 
   /**
@@ -135,6 +144,11 @@ export class VelofluxTarget implements EngineTarget {
     }
   }
 }
+
+/** `sinks[].output` of the applied pipeline: whole rows, nothing published for an empty batch. */
+export const DEFAULT_SINK_OUTPUT = { mode: 'full', omit_if_empty: true } as const satisfies NonNullable<
+  CreatePipelineSinkRequest['output']
+>;
 
 function assertTmpId(id: string): void {
   if (!isTmpPipelineId(id)) {
