@@ -1,180 +1,183 @@
 import type { Column } from '@nl2p/envelope';
 import { checkPlan, QueryPlan, QueryPlanError, type QueryPlanInput } from '@nl2p/query-plan';
 import { targetProfile } from '../targets';
+import { numberSql } from './plan-sql';
 
 const c = (name: string, data_type: string, fields?: Column[]): Column => ({
   name,
   data_type,
   ...(fields ? { fields } : {}),
 });
-const SQL_TABLES: Record<string, Column[]> = {
-  orders: [
-    c('order_id', 'INTEGER'),
-    c('customer_id', 'INTEGER'),
-    c('status', 'VARCHAR'),
-    c('quantity', 'INTEGER'),
-    c('unit_price', 'DOUBLE'),
-    c('ordered_at', 'TIMESTAMP'),
-    c('order', 'VARCHAR'),
-  ],
-  customers: [c('customer_id', 'INTEGER'), c('country', 'VARCHAR')],
-};
-// The example streams of manager-api/examples (types as the Manager describes them).
-const STREAMS: Record<string, Column[]> = {
-  sensor_stream: [c('device_id', 'String'), c('temperature', 'Float64'), c('humidity', 'Float64')],
-  vehicle: [c('vin', 'String'), c('speed', 'Float64'), c('location', 'Struct', [c('lat', 'Float64'), c('lon', 'Float64')])],
+// Types as the DuckDB adapter reports them (lowercased); `order`, `Region` and `count` are there
+// to be quoted or avoided.
+const TABLES: Record<string, Column[]> = {
+  orders: [c('order_id', 'integer'), c('customer_id', 'integer'), c('status', 'varchar'), c('quantity', 'integer'), c('unit_price', 'decimal(10,2)'), c('ordered_at', 'timestamp'), c('order', 'varchar'), c('Region', 'varchar')],
+  customers: [c('customer_id', 'integer'), c('country', 'varchar')],
+  tallies: [c('count', 'integer'), c('label', 'varchar'), c('place', 'struct', [c('lat', 'double')])],
 }; // prettier-ignore
 
-function compile(target: 'duckdb' | 'postgres' | 'veloflux', input: QueryPlanInput) {
-  const tables = target === 'veloflux' ? STREAMS : SQL_TABLES;
-  const checked = checkPlan(QueryPlan.parse(input), tables);
-  if (!checked.ok) throw new Error(checked.errors.join('; '));
-  return targetProfile(target).compiler.compile(checked.plan, tables);
+function compile(target: 'duckdb' | 'postgres', input: QueryPlanInput) {
+  const checked = checkPlan(QueryPlan.parse(input), TABLES);
+  if (!checked.ok) throw new Error(`the plan check refused the plan: ${checked.errors.join('; ')}`);
+  return targetProfile(target).compiler.compile(checked.plan, TABLES);
+}
+/** Both SQL targets, when they must write the same text. */
+function both(input: QueryPlanInput): string {
+  const duck = compile('duckdb', input).sql;
+  expect(compile('postgres', input).sql).toBe(duck);
+  return duck;
 }
 const col = (column: string, table?: string) => ({
   kind: 'column' as const,
   ref: { column, ...(table ? { table } : {}) },
 });
+const num = (value: number) => ({ kind: 'number' as const, value });
+const count = { kind: 'aggregate' as const, aggregate: { fn: 'count' as const } };
 
-describe('SQL compiler (DuckDB, PostgreSQL)', () => {
-  it('writes readable SQL: aggregates named, plain keys grouped, order by alias', () => {
-    const plan: QueryPlanInput = {
-      source: 'orders',
-      select: [{ kind: 'value', expr: col('status') }, { kind: 'aggregate', aggregate: { fn: 'sum', arg: { kind: 'arith', op: '*', left: col('quantity'), right: col('unit_price') } } }],
-      where: { kind: 'in', column: { column: 'status' }, values: [{ kind: 'string', value: "o'k" }], negated: true },
-      order_by: [{ key: { kind: 'output', index: 1 }, direction: 'desc' }],
-      limit: 3,
-    }; // prettier-ignore
-    expect(compile('duckdb', plan).sql).toBe(
-      "SELECT status, sum(quantity * unit_price) AS sum_quantity_times_unit_price FROM orders WHERE status NOT IN ('o''k') GROUP BY status ORDER BY sum_quantity_times_unit_price DESC LIMIT 3",
+describe('SQL compiler (DuckDB and PostgreSQL): clauses', () => {
+  it('names aggregates readably, groups the plain keys, sorts by the alias and limits', () => {
+    expect(
+      both({
+        source: 'orders',
+        select: [{ kind: 'value', expr: col('status') }, { kind: 'aggregate', aggregate: { fn: 'sum', arg: { kind: 'arith', op: '*', left: col('quantity'), right: col('unit_price') } } }, { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') } }],
+        where: { kind: 'in', column: { column: 'status' }, values: [{ kind: 'string', value: "o'k" }], negated: true },
+        order_by: [{ key: { kind: 'output', index: 1 }, direction: 'desc' }],
+        limit: 3,
+      }),
+    ).toBe(
+      "SELECT status, sum(quantity * unit_price) AS sum_quantity_times_unit_price, avg(quantity) AS avg_quantity FROM orders WHERE status NOT IN ('o''k') GROUP BY status ORDER BY sum_quantity_times_unit_price DESC LIMIT 3",
     );
-  });
+  }); // prettier-ignore
 
-  it('qualifies columns only when tables are joined, and quotes only reserved or odd names', () => {
-    const sql = compile('postgres', {
-      source: 'orders',
-      joins: [{ table: 'customers', on: [{ left: { column: 'customer_id' }, right: { table: 'customers', column: 'customer_id' } }] }],
-      select: [{ kind: 'value', expr: col('country') }, { kind: 'value', expr: col('order') }, { kind: 'aggregate', aggregate: { fn: 'count' } }],
-    }).sql; // prettier-ignore
-    expect(sql).toBe(
-      'SELECT customers.country, orders."order", count(*) AS count FROM orders JOIN customers ON orders.customer_id = customers.customer_id GROUP BY customers.country, orders."order"',
+  it('writes HAVING, DISTINCT, BETWEEN, NOT and nested OR, and sorts by an aggregate it already shows', () => {
+    expect(
+      both({
+        source: 'orders',
+        select: [{ kind: 'value', expr: col('status') }, count],
+        where: { kind: 'and', conditions: [{ kind: 'between', column: { column: 'quantity' }, low: num(1), high: num(5) }, { kind: 'or', conditions: [{ kind: 'compare', left: col('customer_id'), op: '=', value: num(1) }, { kind: 'not', condition: { kind: 'compare', left: col('customer_id'), op: '<', value: num(3) } }] }] },
+        having: [{ aggregate: { fn: 'count' }, op: '>=', value: 2 }],
+        order_by: [{ key: { kind: 'aggregate', aggregate: { fn: 'count' } }, direction: 'desc' }],
+      }),
+    ).toBe(
+      'SELECT status, count(*) AS count FROM orders WHERE quantity BETWEEN 1 AND 5 AND (customer_id = 1 OR NOT (customer_id < 3)) GROUP BY status HAVING count(*) >= 2 ORDER BY count DESC',
     );
-  });
+    expect(both({ source: 'orders', distinct: true, select: [{ kind: 'value', expr: col('status') }] })).toBe('SELECT DISTINCT status FROM orders');
+  }); // prettier-ignore
 
-  it('buckets time per dialect: date_trunc, time_bucket on DuckDB, date_bin on PostgreSQL, dates on request', () => {
-    const bucket = (size: number, as_date = false): QueryPlanInput => ({
-      source: 'orders',
-      select: [{ kind: 'bucket' }, { kind: 'aggregate', aggregate: { fn: 'count' } }],
-      time_bucket: { column: { column: 'ordered_at' }, unit: size === 1 ? 'day' : 'minute', size, as_date },
-    });
-    expect(compile('duckdb', bucket(1, true)).sql).toBe(
-      "SELECT CAST(date_trunc('day', ordered_at) AS DATE) AS day, count(*) AS count FROM orders GROUP BY CAST(date_trunc('day', ordered_at) AS DATE)",
+  it('qualifies columns only when tables are joined, and quotes only reserved or mixed-case names', () => {
+    expect(
+      both({
+        source: 'orders',
+        joins: [{ table: 'customers', kind: 'left', on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }] }],
+        select: [{ kind: 'value', expr: col('country') }, { kind: 'value', expr: col('order') }, { kind: 'value', expr: col('Region') }, count],
+      }),
+    ).toBe(
+      'SELECT customers.country, orders."order", orders."Region", count(*) AS count FROM orders LEFT JOIN customers ON orders.customer_id = customers.customer_id GROUP BY customers.country, orders."order", orders."Region"',
     );
-    expect(compile('duckdb', bucket(10)).sql).toMatch(
-      /time_bucket\(INTERVAL '10 minutes', ordered_at\) AS bucket_start/,
+    expect(both({ source: 'orders', select: [{ kind: 'value', expr: col('order') }, { kind: 'value', expr: col('status') }] })).toBe(
+      'SELECT "order", status FROM orders',
     );
-    expect(compile('postgres', bucket(10)).sql).toMatch(
-      /date_bin\('10 minutes', ordered_at, TIMESTAMP '2000-01-03 00:00:00'\)/,
-    );
-  });
-
-  it('matches text case-insensitively with wildcards escaped, and timestamps as literals', () => {
-    const sql = compile('duckdb', {
-      source: 'orders',
-      where: {
-        kind: 'and',
-        conditions: [
-          { kind: 'text', column: { column: 'status' }, match: 'contains', value: '50%_off' },
-          { kind: 'compare', left: col('ordered_at'), op: '>=', value: { kind: 'timestamp', value: '2024-02-01' } },
-          { kind: 'null', column: { column: 'customer_id' }, negated: true },
-        ],
-      },
-    }).sql;
-    expect(sql).toBe(
-      "SELECT * FROM orders WHERE status ILIKE '%50!%!_off%' ESCAPE '!' AND ordered_at >= TIMESTAMP '2024-02-01 00:00:00' AND customer_id IS NOT NULL",
-    );
-  });
-
-  it('refuses what a dialect cannot say, in a sentence', () => {
-    const monthly: QueryPlanInput = {
-      source: 'orders',
-      select: [{ kind: 'bucket' }],
-      time_bucket: { column: { column: 'ordered_at' }, unit: 'month', size: 3 },
-    };
-    expect(() => compile('postgres', monthly)).toThrow(/PostgreSQL cannot bucket by 3 months/);
-    expect(() =>
-      compile('duckdb', { source: 'orders', window: { kind: 'tumbling', unit: 'second', size: 10 } }),
-    ).toThrow(/windows are for streams/);
-  });
+  }); // prettier-ignore
 });
 
-describe('veloFlux compiler (checked against manager-api/recorded)', () => {
-  it('puts the window in GROUP BY with its keys, in seconds (pipeline_create_full, ex_slidingwindow, probe_count_star_create)', () => {
-    const base: QueryPlanInput = {
-      source: 'sensor_stream',
-      select: [
-        { kind: 'value', expr: col('device_id') },
-        { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('temperature') } },
-      ],
-    };
-    expect(compile('veloflux', { ...base, window: { kind: 'tumbling', unit: 'minute', size: 1 } }).sql).toBe(
-      "SELECT device_id, avg(temperature) AS avg_temperature FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 60)",
+describe('SQL compiler: time buckets', () => {
+  const bucket = (unit: 'minute' | 'day' | 'week' | 'month' | 'quarter' | 'year', size = 1, as_date = false): QueryPlanInput => ({
+    source: 'orders',
+    select: [{ kind: 'bucket' }, count],
+    time_bucket: { column: { column: 'ordered_at' }, unit, size, as_date },
+  }); // prettier-ignore
+
+  it('truncates single units with date_trunc on both (weeks start on Monday there), dates on request', () => {
+    expect(both(bucket('day', 1, true))).toBe(
+      "SELECT CAST(date_trunc('day', ordered_at) AS DATE) AS day, count(*) AS count FROM orders GROUP BY CAST(date_trunc('day', ordered_at) AS DATE)",
     );
+    expect(both(bucket('week'))).toBe(
+      "SELECT date_trunc('week', ordered_at) AS week_start, count(*) AS count FROM orders GROUP BY date_trunc('week', ordered_at)",
+    );
+  });
+
+  it('buckets several units with time_bucket on DuckDB and date_bin on PostgreSQL, on the same origin', () => {
+    expect(compile('duckdb', bucket('minute', 10)).sql).toBe(
+      "SELECT time_bucket(INTERVAL '10 minutes', ordered_at) AS bucket_start, count(*) AS count FROM orders GROUP BY time_bucket(INTERVAL '10 minutes', ordered_at)",
+    );
+    expect(compile('postgres', bucket('minute', 10)).sql).toContain(
+      "date_bin('10 minutes', ordered_at, TIMESTAMP '2000-01-03 00:00:00') AS bucket_start",
+    );
+  });
+
+  it('buckets several months, quarters or years from 2000-01-01 on both', () => {
+    expect(compile('duckdb', bucket('quarter', 2)).sql).toContain("time_bucket(INTERVAL '6 months', ordered_at)");
+    expect(compile('duckdb', bucket('year', 2)).sql).toContain("time_bucket(INTERVAL '2 years', ordered_at)");
+    expect(compile('postgres', bucket('quarter', 2)).sql).toContain(
+      "date_trunc('month', ordered_at) - make_interval(months => mod(mod((extract(year FROM ordered_at)::int - 2000) * 12 + extract(month FROM ordered_at)::int - 1, 6) + 6, 6)) AS bucket_start",
+    );
+  });
+
+  it('refuses a window on a table, in a sentence', () => {
+    expect(() => compile('duckdb', { source: 'orders', select: [count], window: { kind: 'tumbling', unit: 'second', size: 10 } })).toThrow(
+      new QueryPlanError('windows are for streams; on DuckDB group by a time bucket instead'),
+    );
+  }); // prettier-ignore
+});
+
+describe('SQL compiler: values, text and names', () => {
+  it('matches text case-insensitively with % and _ escaped, and writes full timestamp literals', () => {
     expect(
-      compile('veloflux', { ...base, window: { kind: 'sliding', unit: 'second', size: 10, lookahead: 5 } }).sql,
-    ).toMatch(/slidingwindow\('ss', 10, 5\)/);
-    expect(compile('veloflux', { ...base, window: { kind: 'count', size: 100 } }).sql).toMatch(/countwindow\(100\)/);
+      both({
+        source: 'orders',
+        where: {
+          kind: 'and',
+          conditions: [
+            { kind: 'text', column: { column: 'status' }, match: 'contains', value: '50%_off!' },
+            { kind: 'text', column: { column: 'status' }, match: 'starts_with', value: 'Ship' },
+            { kind: 'text', column: { column: 'status' }, match: 'ends_with', value: "d'" },
+            { kind: 'compare', left: col('ordered_at'), op: '>=', value: { kind: 'timestamp', value: '2024-02-01' } },
+            {
+              kind: 'compare',
+              left: col('ordered_at'),
+              op: '<',
+              value: { kind: 'timestamp', value: '2024-03-01 12:30' },
+            },
+            { kind: 'null', column: { column: 'customer_id' }, negated: true },
+          ],
+        },
+      }),
+    ).toBe(
+      "SELECT * FROM orders WHERE status ILIKE '%50!%!_off!!%' ESCAPE '!' AND status ILIKE 'Ship%' ESCAPE '!' AND status ILIKE '%d''' ESCAPE '!' AND ordered_at >= TIMESTAMP '2024-02-01 00:00:00' AND ordered_at < TIMESTAMP '2024-03-01 12:30:00' AND customer_id IS NOT NULL",
+    );
   });
 
-  it('parenthesises struct access and never aliases onto an input column (err_arrow_precedence_trap, err_alias_collides_with_input_column)', () => {
-    const sql = compile('veloflux', {
-      source: 'vehicle',
-      select: [{ kind: 'value', expr: col('vin') }, { kind: 'value', expr: { kind: 'column', ref: { column: 'location', path: ['lat'] } } }],
-      where: { kind: 'compare', left: { kind: 'column', ref: { column: 'location', path: ['lat'] } }, op: '>', value: { kind: 'number', value: 50 } },
-    }).sql; // prettier-ignore
-    expect(sql).toBe('SELECT vin, (location->lat) AS location_lat FROM vehicle WHERE (location->lat) > 50');
-    const speed = compile('veloflux', {
-      source: 'vehicle',
-      select: [{ kind: 'aggregate', aggregate: { fn: 'max', arg: col('speed') }, alias: null }],
-      window: { kind: 'tumbling', unit: 'second', size: 5 },
-    }).sql;
-    expect(speed).toBe("SELECT max(speed) AS max_speed FROM vehicle GROUP BY tumblingwindow('ss', 5)");
+  it('writes numbers without exponents and parenthesises negative operands', () => {
+    expect(numberSql(1e21)).toBe('1000000000000000000000');
+    expect(numberSql(-2.5e-7)).toBe('-0.00000025');
+    expect(numberSql(1.5e22)).toBe('15000000000000000000000');
+    expect(numberSql(12.5)).toBe('12.5');
+    expect(
+      both({ source: 'orders', select: [{ kind: 'value', expr: { kind: 'arith', op: '-', left: col('quantity'), right: num(-1) } }], where: { kind: 'compare', left: col('quantity'), op: '>', value: num(1e-7) } }),
+    ).toBe('SELECT quantity - (-1) AS quantity_minus_neg_1 FROM orders WHERE quantity > 0.0000001');
+  }); // prettier-ignore
+
+  it('keeps the aliases a plan chose, renames a repeated one with a note, and keeps generated names off input columns', () => {
+    const r = compile('duckdb', {
+      source: 'orders',
+      select: [{ kind: 'aggregate', aggregate: { fn: 'count' }, alias: 'orders' }, { kind: 'aggregate', aggregate: { fn: 'max', arg: col('quantity') }, alias: 'orders' }],
+    }); // prettier-ignore
+    expect(r.sql).toBe('SELECT count(*) AS orders, max(quantity) AS max_quantity FROM orders');
+    expect(r.assumptions).toEqual([
+      "The output asked to be called 'orders' is called 'max_quantity' instead: on DuckDB it is already the name of another output.",
+    ]);
+    // `tallies` has a column named count: the count output is named around it.
+    expect(both({ source: 'tallies', select: [{ kind: 'value', expr: col('label') }, count] })).toBe(
+      'SELECT label, count(*) AS count_2 FROM tallies GROUP BY label',
+    );
   });
 
-  it('writes isnull() and regexp_matches() for IS NULL and text (probe2_isnull_not_create, probe2_regexp_create)', () => {
-    const sql = compile('veloflux', {
-      source: 'sensor_stream',
-      where: {
-        kind: 'and',
-        conditions: [
-          { kind: 'null', column: { column: 'humidity' }, negated: true },
-          { kind: 'text', column: { column: 'device_id' }, match: 'contains', value: 'dev.1' },
-        ],
-      },
-    }).sql;
-    expect(sql).toBe("SELECT * FROM sensor_stream WHERE NOT isnull(humidity) AND regexp_matches(device_id, 'dev\\.1')");
-  });
-
-  it('says what WHERE beside a window does on this engine (recorded README: Filter above the aggregation)', () => {
-    const { assumptions } = compile('veloflux', {
-      source: 'sensor_stream',
-      select: [{ kind: 'aggregate', aggregate: { fn: 'max', arg: col('temperature') } }],
-      where: { kind: 'compare', left: col('humidity'), op: '>', value: { kind: 'number', value: 50 } },
-      window: { kind: 'tumbling', unit: 'second', size: 60 },
-    });
-    expect(assumptions.join(' ')).toMatch(/applied after the aggregation, once per window/);
-  });
-
-  it.each<[string, QueryPlanInput, RegExp]>([
-    ['a join', { source: 'sensor_stream', joins: [{ table: 'vehicle', on: [{ left: { column: 'device_id' }, right: { table: 'vehicle', column: 'vin' } }] }] }, /cannot join streams/],
-    ['a hopping window (probe_hoppingwindow_create)', { source: 'sensor_stream', select: [{ kind: 'aggregate', aggregate: { fn: 'count' } }], window: { kind: 'hopping', unit: 'second', size: 60, hop: 10 } }, /no hopping window/],
-    ['a session window (probe_sessionwindow_create)', { source: 'sensor_stream', select: [{ kind: 'aggregate', aggregate: { fn: 'count' } }], window: { kind: 'session', unit: 'second', gap: 60 } }, /no session window/],
-    ['a monthly window', { source: 'sensor_stream', select: [{ kind: 'aggregate', aggregate: { fn: 'count' } }], window: { kind: 'tumbling', unit: 'month', size: 1 } }, /measured in seconds/],
-    ['HAVING without a window (err_having_without_window)', { source: 'sensor_stream', select: [{ kind: 'value', expr: col('device_id') }, { kind: 'aggregate', aggregate: { fn: 'count' } }], having: [{ aggregate: { fn: 'count' }, op: '>', value: 1 }] }, /HAVING only with a window/],
-    ['LIMIT (dropped by the engine)', { source: 'sensor_stream', limit: 3 }, /ignores LIMIT/],
-    ['a timestamp literal', { source: 'sensor_stream', where: { kind: 'compare', left: col('temperature'), op: '>', value: { kind: 'timestamp', value: '2024-01-01' } } }, /no timestamp literals/],
-  ])('refuses %s with a sentence', (_name, plan, message) => {
-    expect(() => compile('veloflux', plan)).toThrow(QueryPlanError);
-    expect(() => compile('veloflux', plan)).toThrow(message);
+  it('reads struct fields as (column).field, drops DISTINCT where it changes nothing, keeps it in count', () => {
+    expect(
+      both({
+        source: 'tallies',
+        select: [{ kind: 'aggregate', aggregate: { fn: 'max', arg: { kind: 'column', ref: { column: 'place', path: ['lat'] } }, distinct: true } }, { kind: 'aggregate', aggregate: { fn: 'count', arg: col('label'), distinct: true } }],
+      }),
+    ).toBe('SELECT max((place).lat) AS max_place_lat, count(DISTINCT label) AS count_distinct_label FROM tallies');
   }); // prettier-ignore
 });

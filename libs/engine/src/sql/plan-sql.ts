@@ -35,9 +35,18 @@ export interface PlanDialect {
   /** Refuses what the dialect cannot express (joins, LIMIT on a stream, …) before writing SQL. */
   refuse(plan: QueryPlan): void;
   /** Sentences the person must read with this SQL (how the dialect evaluates it). */
-  assumptions(plan: QueryPlan): string[];
-  /** Names an alias may not take (veloFlux: any input column). */
-  forbiddenAliases(plan: QueryPlan, tables: PlanTables): Set<string>;
+  assumptions(plan: QueryPlan, sql: { where: string | null }): string[];
+  /**
+   * Why an output name cannot be used (veloFlux: it equals an input column, or is reserved), or
+   * null. Every dialect also requires output names to be unique.
+   */
+  aliasProblem(alias: string, plan: QueryPlan, tables: PlanTables): string | null;
+  /**
+   * veloFlux: every non-aggregate SELECT item must textually equal a GROUP BY key, so a computed
+   * value over group keys is grouped by its own text too (it depends only on those keys, so the
+   * groups stay the same). SQL targets accept it as it is.
+   */
+  groupComputedValues: boolean;
 }
 
 const SIMPLE = /^[a-z_][a-z0-9_]*$/;
@@ -51,6 +60,27 @@ export function stringLiteral(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
+/**
+ * A number as SQL: plain digits, never JavaScript's exponent form (`1e+21`, `1e-7`), which not
+ * every parser reads as a number literal.
+ */
+export function numberSql(n: number): string {
+  const text = String(n);
+  if (!/e/i.test(text)) return text;
+  const [mantissa, exp] = text.toLowerCase().split('e');
+  const negative = mantissa.startsWith('-');
+  const [int, frac = ''] = mantissa.replace('-', '').split('.');
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  const plain =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return `${negative ? '-' : ''}${plain}`;
+}
+
 /** A literal in a dialect that spells booleans and timestamps its own way (or refuses them). */
 export function literalSql(
   v: Literal,
@@ -60,7 +90,7 @@ export function literalSql(
     case 'string':
       return stringLiteral(v.value);
     case 'number':
-      return String(v.value);
+      return numberSql(v.value);
     case 'boolean':
       return v.value ? spell.booleans[0] : spell.booleans[1];
     case 'timestamp':
@@ -77,16 +107,22 @@ export function fullTimestamp(value: string): string {
 /** Compiles a plan that passed `checkPlan` with one dialect. */
 export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect): CompiledQuery {
   d.refuse(plan);
+  const notes: string[] = [];
   const qualify = plan.joins.length > 0;
   const col = (r: ColumnRef) => d.column(r, qualify);
   const value = (e: ValueExpr, nested = false): string => {
     if (e.kind === 'column') return col(e.ref);
-    if (e.kind === 'number') return String(e.value);
+    // `quantity - (-1)`, not `quantity - -1`.
+    if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
     const text = `${value(e.left, true)} ${e.op} ${value(e.right, true)}`;
     return nested ? `(${text})` : text;
   };
+  // min/max of distinct values equal min/max of all values: DISTINCT is dropped there, so a
+  // dialect that allows it only in count() still says the same thing.
   const aggregate = (a: Aggregate): string =>
-    a.arg ? `${a.fn}(${a.distinct ? 'DISTINCT ' : ''}${value(a.arg)})` : `${a.fn}(*)`;
+    a.arg
+      ? `${a.fn}(${a.distinct && a.fn !== 'min' && a.fn !== 'max' ? 'DISTINCT ' : ''}${value(a.arg)})`
+      : `${a.fn}(*)`;
   const condition = (c: Condition, nested = false): string => {
     switch (c.kind) {
       case 'compare':
@@ -109,34 +145,57 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
     }
   };
 
-  // Readable, unique aliases for computed outputs; never one the dialect forbids.
-  const taken = d.forbiddenAliases(plan, tables);
+  // Output names: readable, unique, never one the dialect forbids. The plan's own aliases and the
+  // names plain columns show under are claimed first, so a generated name never takes them.
+  const taken = new Set<string>();
+  const claim = (name: string) => taken.add(name.toLowerCase());
+  // A generated name also keeps clear of every input column, so no reader (or engine) has to
+  // decide whether `count` means the column or the output.
+  const inputNames = new Set([plan.source, ...plan.joins.map((j) => j.table)].flatMap((t) => (tables[t] ?? []).map((c) => c.name.toLowerCase())));
+  const free = (name: string) => !taken.has(name.toLowerCase()) && !inputNames.has(name.toLowerCase()) && !d.reserved.has(name.toLowerCase()) && !d.aliasProblem(name, plan, tables);
+  for (const p of plan.select) {
+    if (p.kind === 'value' && !p.alias && p.expr.kind === 'column' && !p.expr.ref.path?.length) claim(p.expr.ref.column);
+  }
   const aliasFor = (wanted: string): string => {
     let alias = wanted.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'value';
     if (/^\d/.test(alias)) alias = `v_${alias}`;
     let unique = alias;
-    for (let n = 2; taken.has(unique) || d.reserved.has(unique); n++) unique = `${alias}_${n}`;
-    taken.add(unique);
+    for (let n = 2; !free(unique); n++) unique = `${alias}_${n}`;
+    claim(unique);
     return unique;
   };
+  const ownAlias = (alias: string, fallback: string): string => {
+    const problem = taken.has(alias.toLowerCase()) ? 'it is already the name of another output' : d.aliasProblem(alias, plan, tables);
+    if (!problem) {
+      claim(alias);
+      return alias;
+    }
+    const renamed = aliasFor(fallback);
+    notes.push(`The output asked to be called '${alias}' is called '${renamed}' instead: on ${d.label} ${problem}.`);
+    return renamed;
+  };
   const bucketSql = plan.time_bucket ? d.bucket?.(col(plan.time_bucket.column), plan.time_bucket) : undefined;
-  if (plan.time_bucket && !bucketSql) throw new QueryPlanError(`${d.label} has no time buckets`);
+  if (plan.time_bucket && !bucketSql) throw new QueryPlanError(`${d.label} has no time buckets; group by a window instead`);
+  const bucketName = (b: TimeBucket | null) =>
+    !b ? 'bucket_start' : b.as_date && b.unit === 'day' && b.size === 1 ? 'day' : b.size === 1 ? `${b.unit}_start` : 'bucket_start';
 
-  const outputs = plan.select.map((p: Projection) => {
+  // Aliases the plan chose come first, in order, so the first of two equal ones keeps its name.
+  const chosen = plan.select.map((p) => (p.alias ? ownAlias(p.alias, defaultName(p)) : null));
+  function defaultName(p: Projection): string {
+    if (p.kind === 'value') return describeValue(p.expr);
+    if (p.kind === 'aggregate') return aggregateName(p.aggregate);
+    return bucketName(plan.time_bucket);
+  }
+  const outputs = plan.select.map((p: Projection, i) => {
+    const own = chosen[i];
     if (p.kind === 'value') {
       const text = value(p.expr);
       const needsName = p.expr.kind !== 'column' || (p.expr.ref.path?.length ?? 0) > 0;
-      const alias = p.alias ?? (needsName ? aliasFor(describeValue(p.expr)) : null);
-      return { text, alias, aggregate: null as string | null };
+      return { text, alias: own ?? (needsName ? aliasFor(describeValue(p.expr)) : null), computed: p.expr.kind !== 'column' };
     }
-    if (p.kind === 'aggregate') {
-      const text = aggregate(p.aggregate);
-      return { text, alias: p.alias ?? aliasFor(aggregateName(p.aggregate)), aggregate: text };
-    }
+    if (p.kind === 'aggregate') return { text: aggregate(p.aggregate), alias: own ?? aliasFor(aggregateName(p.aggregate)), computed: false };
     // `day` for dates, `hour_start` for hours, `bucket_start` for 10-minute buckets.
-    const b = plan.time_bucket;
-    const name = !b ? 'bucket_start' : b.as_date && b.unit === 'day' && b.size === 1 ? 'day' : b.size === 1 ? `${b.unit}_start` : 'bucket_start';
-    return { text: bucketSql ?? '', alias: p.alias ?? aliasFor(name), aggregate: null };
+    return { text: bucketSql ?? '', alias: own ?? aliasFor(bucketName(plan.time_bucket)), computed: false };
   });
   const selectList = outputs.length ? outputs.map((o) => (o.alias ? `${o.text} AS ${d.identifier(o.alias)}` : o.text)).join(', ') : '*';
 
@@ -146,6 +205,10 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
     from.push(`${j.kind === 'left' ? 'LEFT JOIN' : 'JOIN'} ${d.identifier(j.table)} ON ${on.join(' AND ')}`);
   }
   const groupKeys = [...(bucketSql ? [bucketSql] : []), ...plan.group_by.map(col)];
+  const aggregated = groupKeys.length > 0 || plan.having.length > 0 || plan.select.some((p) => p.kind === 'aggregate');
+  if (d.groupComputedValues && aggregated) {
+    for (const o of outputs) if (o.computed && !groupKeys.includes(o.text)) groupKeys.push(o.text);
+  }
   if (plan.window) {
     if (!d.window) throw new QueryPlanError(`windows are for streams; on ${d.label} group by a time bucket instead`);
     groupKeys.push(d.window(plan.window, (c) => condition(c), col));
@@ -160,17 +223,18 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
     return same?.alias ? d.identifier(same.alias) : text;
   };
 
+  const where = plan.where ? condition(plan.where) : null;
   const parts = [`SELECT ${plan.distinct ? 'DISTINCT ' : ''}${selectList}`, `FROM ${from.join(' ')}`];
-  if (plan.where) parts.push(`WHERE ${condition(plan.where)}`);
+  if (where) parts.push(`WHERE ${where}`);
   if (groupKeys.length) parts.push(`GROUP BY ${groupKeys.join(', ')}`);
-  if (plan.having.length) parts.push(`HAVING ${plan.having.map((h) => `${aggregate(h.aggregate)} ${h.op} ${h.value}`).join(' AND ')}`);
+  if (plan.having.length) parts.push(`HAVING ${plan.having.map((h) => `${aggregate(h.aggregate)} ${h.op} ${numberSql(h.value)}`).join(' AND ')}`);
   if (plan.order_by.length) parts.push(`ORDER BY ${plan.order_by.map((o) => `${orderKey(o.key)}${o.direction === 'desc' ? ' DESC' : ''}`).join(', ')}`);
   if (plan.limit !== null) parts.push(`LIMIT ${plan.limit}`);
-  return { sql: parts.join(' '), assumptions: d.assumptions(plan) };
+  return { sql: parts.join(' '), assumptions: [...d.assumptions(plan, { where }), ...notes] };
 } // prettier-ignore
 
 function describeValue(e: ValueExpr): string {
-  if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'number') return e.value < 0 ? `neg_${numberSql(-e.value)}` : numberSql(e.value);
   if (e.kind === 'column') return [e.ref.column, ...(e.ref.path ?? [])].join('_');
   const word = { '+': 'plus', '-': 'minus', '*': 'times', '/': 'per' }[e.op];
   return `${describeValue(e.left)}_${word}_${describeValue(e.right)}`;
@@ -179,5 +243,5 @@ function describeValue(e: ValueExpr): string {
 /** `avg_temperature`, `count`, `count_distinct_customer_id`, `sum_quantity_times_unit_price`. */
 export function aggregateName(a: Aggregate): string {
   if (!a.arg) return a.fn;
-  return `${a.fn}_${a.distinct ? 'distinct_' : ''}${describeValue(a.arg)}`;
+  return `${a.fn}_${a.distinct && a.fn !== 'min' && a.fn !== 'max' ? 'distinct_' : ''}${describeValue(a.arg)}`;
 }

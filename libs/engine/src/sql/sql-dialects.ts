@@ -1,4 +1,4 @@
-import { QueryPlanError, type ColumnRef, type Literal, type TimeBucket } from '@nl2p/query-plan';
+import { type ColumnRef, type Literal, type TimeBucket } from '@nl2p/query-plan';
 import { fullTimestamp, literalSql, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
 
 /** Words both SQL targets reserve (a superset is harmless: it only adds quotes). */
@@ -36,9 +36,9 @@ function sqlDialect(label: string, sizedBucket: (column: string, b: TimeBucket) 
     reserved: SQL_RESERVED,
     identifier,
     column(ref: ColumnRef, qualify: boolean) {
-      const base = identifier(ref.column);
-      const path = (ref.path ?? []).map((p) => `.${identifier(p)}`).join('');
-      return `${qualify && ref.table ? `${identifier(ref.table)}.` : ''}${base}${path}`;
+      const base = `${qualify && ref.table ? `${identifier(ref.table)}.` : ''}${identifier(ref.column)}`;
+      // `(location).lat`: bare `location.lat` would read as table.column on PostgreSQL.
+      return ref.path?.length ? `(${base})${ref.path.map((p) => `.${identifier(p)}`).join('')}` : base;
     },
     literal: (v: Literal) =>
       literalSql(v, { booleans: ['TRUE', 'FALSE'], timestamp: (t) => `TIMESTAMP '${fullTimestamp(t)}'` }),
@@ -50,21 +50,37 @@ function sqlDialect(label: string, sizedBucket: (column: string, b: TimeBucket) 
     },
     refuse() {},
     assumptions: () => [],
-    forbiddenAliases: () => new Set<string>(),
+    aliasProblem: () => null,
+    groupComputedValues: false,
   };
 }
 
 const plural = (b: TimeBucket) => `${b.size} ${UNIT_WORD[b.unit]}s`;
+/** Months in a bucket of months, quarters or years; null for fixed-length units. */
+const monthsOf = (b: TimeBucket) =>
+  (({ month: 1, quarter: 3, year: 12 }) as Partial<Record<TimeBucket['unit'], number>>)[b.unit] ?? null;
 
-export const DUCKDB_DIALECT = sqlDialect('DuckDB', (column, b) => `time_bucket(INTERVAL '${plural(b)}', ${column})`);
+/**
+ * DuckDB's `time_bucket` counts months from 2000-01-01 and fixed strides from 2000-01-03 (a
+ * Monday). Quarters are written as months: an interval of quarters is not DuckDB syntax.
+ */
+export const DUCKDB_DIALECT = sqlDialect('DuckDB', (column, b) => {
+  const months = monthsOf(b);
+  const interval = months === 3 ? `${b.size * 3} months` : plural(b);
+  return `time_bucket(INTERVAL '${interval}', ${column})`;
+});
 
 /**
  * PostgreSQL's `date_bin` takes fixed-length strides only, on the origin DuckDB's `time_bucket`
- * uses (2000-01-03, a Monday), so both targets put the same rows in the same buckets.
+ * uses (2000-01-03, a Monday), so both targets put the same rows in the same buckets — for any
+ * stride, not only those that divide a day. Buckets of several months (quarters, years) count
+ * months from 2000-01-01 as DuckDB does: the month's start, less how far it is into its bucket.
  */
 export const POSTGRES_DIALECT = sqlDialect('PostgreSQL', (column, b) => {
-  if (['month', 'quarter', 'year'].includes(b.unit)) {
-    throw new QueryPlanError(`PostgreSQL cannot bucket by ${plural(b)}; use buckets of 1 ${UNIT_WORD[b.unit]}`);
-  }
-  return `date_bin('${plural(b)}', ${column}, TIMESTAMP '2000-01-03 00:00:00')`;
+  const months = monthsOf(b);
+  if (months === null) return `date_bin('${plural(b)}', ${column}, TIMESTAMP '2000-01-03 00:00:00')`;
+  const n = months * b.size;
+  const sinceOrigin = `(extract(year FROM ${column})::int - 2000) * 12 + extract(month FROM ${column})::int - 1`;
+  // mod() keeps the sign of its dividend: the outer mod makes months before 2000 count forward.
+  return `date_trunc('month', ${column}) - make_interval(months => mod(mod(${sinceOrigin}, ${n}) + ${n}, ${n}))`;
 });

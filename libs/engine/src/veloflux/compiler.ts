@@ -1,15 +1,23 @@
-import { QueryPlanError, type Condition, type QueryPlan, type StreamWindow, type TimeUnit } from '@nl2p/query-plan';
+import {
+  QueryPlanError,
+  type Aggregate,
+  type Condition,
+  type QueryPlan,
+  type StreamWindow,
+  type TimeUnit,
+} from '@nl2p/query-plan';
 import type { QueryCompiler } from '../compiler';
-import { WHERE_AFTER_WINDOW } from './where-semantics';
+import { whereAfterWindow } from './where-semantics';
 import { compilePlan, literalSql, stringLiteral, type PlanDialect } from '../sql/plan-sql';
 
 /**
  * veloFlux's dialect as the recorded engine accepts it (CONTRACT §7, corrected by
- * `manager-api/recorded/`): one stream, no JOIN, windows inside GROUP BY with the time unit `'ss'`
- * only, struct access `(a->b)` parenthesised, `isnull()` for IS NULL, `startswith` / `endswith` /
- * `regexp_matches` for text, no TIMESTAMP or INTERVAL literals, and aliases that never equal an
- * input column. What the engine parses but silently ignores (LIMIT, DISTINCT) is refused with a
- * sentence rather than compiled into SQL that means something else.
+ * `manager-api/recorded/`; `compiler.spec.ts` cites the exchange behind each rule): one stream,
+ * no JOIN, windows inside GROUP BY with the time unit `'ss'` only, struct access `(a->b)`
+ * parenthesised, `isnull()` for IS NULL, `startswith` / `endswith` / `regexp_matches` for text,
+ * no TIMESTAMP or INTERVAL literals, and aliases that never equal an input column. What the
+ * engine parses but silently ignores (LIMIT, DISTINCT) is refused with a sentence rather than
+ * compiled into SQL that means something else.
  */
 const SECONDS: Partial<Record<TimeUnit, number>> = { second: 1, minute: 60, hour: 3_600, day: 86_400 };
 
@@ -22,8 +30,11 @@ const RESERVED = new Set(
 
 function seconds(unit: TimeUnit, size: number): number {
   const per = SECONDS[unit];
-  if (!per)
-    throw new QueryPlanError(`veloFlux windows are measured in seconds; a window of ${size} ${unit}(s) is too long`);
+  if (!per) {
+    throw new QueryPlanError(
+      `veloFlux windows are measured in seconds, so a window of ${size} ${unit}(s) (not a fixed number of seconds) cannot be expressed; use seconds, minutes, hours or days`,
+    );
+  }
   return size * per;
 }
 
@@ -40,9 +51,9 @@ function windowSql(w: StreamWindow, condition: (c: Condition) => string, column:
       return `statewindow(${condition(w.open)}, ${condition(w.emit)})${over}`;
     }
     case 'hopping':
-      throw new QueryPlanError('veloFlux has no hopping window; use a tumbling or sliding window');
+      throw new QueryPlanError('veloFlux has no hopping window; use a sliding window (overlapping) or a tumbling window (back to back)');
     case 'session':
-      throw new QueryPlanError('veloFlux has no session window; use a tumbling, sliding or state window');
+      throw new QueryPlanError('veloFlux has no session window; use a state window (open and emit conditions) or a tumbling window');
   }
 } // prettier-ignore
 
@@ -52,6 +63,15 @@ function escapeRegex(text: string): string {
 
 const identifier = (name: string) =>
   /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : `\`${name}\``;
+
+/** Every aggregate a plan names: selected, in HAVING, or sorted on. */
+function aggregatesOf(plan: QueryPlan): Aggregate[] {
+  return [
+    ...plan.select.flatMap((p) => (p.kind === 'aggregate' ? [p.aggregate] : [])),
+    ...plan.having.map((h) => h.aggregate),
+    ...plan.order_by.flatMap((o) => (o.key.kind === 'aggregate' ? [o.key.aggregate] : [])),
+  ];
+}
 
 export const VELOFLUX_DIALECT: PlanDialect = {
   label: 'veloFlux',
@@ -65,34 +85,50 @@ export const VELOFLUX_DIALECT: PlanDialect = {
   literal: (v) =>
     literalSql(v, {
       booleans: ['true', 'false'],
-      timestamp: () => {
-        throw new QueryPlanError('veloFlux has no timestamp literals; a stream cannot be filtered by a date range in SQL');
+      timestamp: (t) => {
+        throw new QueryPlanError(
+          `veloFlux has no timestamp literals, so a stream cannot be compared with '${t}'; filter on a Unix epoch number column instead, or drop the date condition`,
+        );
       },
     }),
+  // Text matches are case-insensitive on every target (ILIKE on the SQL ones): both sides are
+  // lowered, the column with the engine's lower() and the text here.
   textMatch(column, match, value) {
-    if (match === 'starts_with') return `startswith(${column}, ${stringLiteral(value)})`;
-    if (match === 'ends_with') return `endswith(${column}, ${stringLiteral(value)})`;
-    return `regexp_matches(${column}, ${stringLiteral(escapeRegex(value))})`;
+    const cased = /[A-Za-z]/.test(value);
+    const subject = cased ? `lower(${column})` : column;
+    const text = cased ? value.toLowerCase() : value;
+    if (match === 'starts_with') return `startswith(${subject}, ${stringLiteral(text)})`;
+    if (match === 'ends_with') return `endswith(${subject}, ${stringLiteral(text)})`;
+    return `regexp_matches(${subject}, ${stringLiteral(escapeRegex(text))})`;
   },
   isNull: (column, negated) => `${negated ? 'NOT ' : ''}isnull(${column})`,
   window: windowSql,
   refuse(plan: QueryPlan) {
     if (plan.joins.length) throw new QueryPlanError('veloFlux cannot join streams; ask about one stream at a time');
     if (plan.time_bucket) throw new QueryPlanError('veloFlux groups time with windows, not time buckets; ask for a window (e.g. every 10 seconds)');
-    if (plan.limit !== null) throw new QueryPlanError('veloFlux ignores LIMIT (every window emits all its rows), so a top-N cannot be expressed');
-    if (plan.distinct) throw new QueryPlanError('veloFlux ignores SELECT DISTINCT, so distinct rows cannot be expressed');
-    if (plan.having.length && !plan.window) throw new QueryPlanError('veloFlux allows HAVING only with a window in GROUP BY');
-    if (plan.select.some((p) => p.kind === 'bucket')) throw new QueryPlanError('veloFlux windows have no start column to select');
+    if (plan.limit !== null) throw new QueryPlanError('veloFlux ignores LIMIT (every window emits all its rows), so a top-N or first-N cannot be expressed; drop the limit');
+    if (plan.distinct) throw new QueryPlanError('veloFlux ignores SELECT DISTINCT, so distinct rows cannot be expressed; count distinct values with count(distinct …) instead');
+    if (plan.select.some((p) => p.kind === 'bucket')) throw new QueryPlanError('veloFlux windows have no start column to select; drop the bucket column');
+    const aggregates = aggregatesOf(plan);
+    if (plan.having.length && !plan.window) throw new QueryPlanError('veloFlux allows HAVING only with a window in GROUP BY; add a window (e.g. every 60 seconds)');
+    if (plan.group_by.length && aggregates.length === 0) {
+      throw new QueryPlanError('veloFlux cannot group without an aggregate; add one (e.g. count) or drop the grouping');
+    }
+    const distinct = aggregates.find((a) => a.distinct && (a.fn === 'sum' || a.fn === 'avg'));
+    if (distinct) throw new QueryPlanError(`veloFlux allows DISTINCT only inside count(), so ${distinct.fn} of distinct values cannot be expressed`);
   },
-  assumptions(plan: QueryPlan) {
-    if (!plan.where || !plan.window) return [];
+  assumptions(plan: QueryPlan, sql) {
+    const out: string[] = [];
     // Recorded on the real engine: the explain shows Filter above the aggregation, and live output
     // decides once per window (manager-api/recorded/README.md).
-    return [WHERE_AFTER_WINDOW];
+    if (sql.where && plan.window) out.push(whereAfterWindow(sql.where));
+    if (plan.order_by.length) out.push('veloFlux sorts only within each emitted window or batch of rows; there is no order across them.');
+    return out;
   },
-  forbiddenAliases(plan, tables) {
-    // The engine rejects an alias equal to any input column, `col_<n>` and `__vf_*`; the names of
-    // every column (and struct field) are taken so no alias can shadow one.
+  aliasProblem(alias, plan, tables) {
+    // Recorded: an alias equal to an input column is rejected, and so would shadow it wherever
+    // the column is used again; `col_<n>` and `__vf_*` are the engine's own names.
+    if (/^col_\d+$/i.test(alias) || alias.toLowerCase().startsWith('__vf_')) return `'${alias}' is a name the engine reserves for itself`;
     const names = new Set<string>();
     const visit = (cols: readonly { name: string; fields?: { name: string }[] }[]) =>
       cols.forEach((c) => {
@@ -100,8 +136,9 @@ export const VELOFLUX_DIALECT: PlanDialect = {
         if (c.fields) visit(c.fields);
       });
     visit(tables[plan.source] ?? []);
-    return names;
+    return names.has(alias.toLowerCase()) ? `an output cannot take the name of an input column ('${alias}')` : null;
   },
+  groupComputedValues: true,
 }; // prettier-ignore
 
 export const velofluxCompiler: QueryCompiler = {

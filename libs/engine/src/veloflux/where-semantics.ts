@@ -1,8 +1,15 @@
 import type { QueryPlan } from '@nl2p/query-plan';
 
+/** How every sentence about WHERE beside a window begins (the review below finds them by it). */
+const LEAD = 'On veloFlux a WHERE beside a window is applied after the aggregation, once per window';
+
 /** What the compiler tells the person about WHERE beside a window, until the plan confirms it. */
-export const WHERE_AFTER_WINDOW =
-  'On veloFlux a WHERE beside a window is applied after the aggregation, once per window: the aggregates cover every row of the window, and a window is emitted only when the condition holds for the row it is evaluated on. It does not drop single rows before they are aggregated.';
+export const WHERE_AFTER_WINDOW = `${LEAD}: the aggregates cover every row of the window, and a window is emitted only when the condition holds for the row it is evaluated on. It does not drop single rows before they are aggregated.`;
+
+/** The same, naming the condition as compiled (`temperature > 0`). */
+export function whereAfterWindow(condition: string): string {
+  return `${LEAD}: a window's result is emitted only when ${condition} holds for the row it is evaluated on, and its aggregates still cover every row of the window, including rows where ${condition} does not hold. It does not drop single rows before they are aggregated.`;
+}
 
 /**
  * Checks the engine's own plan before the person sees the assumption (issue 14): in the logical
@@ -17,8 +24,10 @@ export function reviewWhereSemantics(plan: QueryPlan | null, explain: string, as
   const filter = lines.findIndex((l) => /\bFilter_\d+/.test(l));
   const aggregation = lines.findIndex((l) => /\bAggregation_\d+/.test(l));
   if (filter < 0 || aggregation < 0) return assumptions;
-  const rest = assumptions.filter((a) => a !== WHERE_AFTER_WINDOW);
+  const ours = assumptions.filter((a) => a.startsWith(LEAD));
+  const rest = assumptions.filter((a) => !a.startsWith(LEAD));
+  const stated = ours.length ? ours : [WHERE_AFTER_WINDOW];
   return filter < aggregation
-    ? [...rest, `${WHERE_AFTER_WINDOW} (The engine's plan shows it: Filter above Aggregation.)`]
+    ? [...rest, ...stated.map((a) => `${a} (The engine's plan shows it: Filter above Aggregation.)`)]
     : [...rest, "The engine's plan filters rows before aggregating them (Filter below Aggregation)."];
 }
