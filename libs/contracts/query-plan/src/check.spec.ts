@@ -138,6 +138,9 @@ describe('checkPlan: types', () => {
     expect(errorsOf({ source: 'orders', where: { kind: 'text', column: { column: 'quantity' }, match: 'contains', value: '1' } })).toEqual([
       "'quantity' is number, not text, so it cannot be matched as text; compare it instead",
     ]);
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: { kind: 'arith', op: '/', left: col('quantity'), right: num(0) } }] })).toEqual([
+      "'quantity / 0' divides by zero",
+    ]);
     // A quoted date against a timestamp column is fine on every SQL target.
     expect(errorsOf({ source: 'orders', where: { kind: 'compare', left: col('ordered_at'), op: '>=', value: { kind: 'string', value: '2024-01-01' } } })).toEqual([]);
   }); // prettier-ignore

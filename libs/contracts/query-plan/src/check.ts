@@ -164,6 +164,7 @@ export function checkPlan(plan: QueryPlan, tables: CheckTables): PlanCheck {
   const valueType = (e: ValueExpr): ValueClass => {
     if (e.kind === 'number') return 'number';
     if (e.kind === 'column') return resolve(e.ref)?.type ?? 'other';
+    if (e.op === '/' && e.right.kind === 'number' && e.right.value === 0) errors.push(`'${describe(e)}' divides by zero`);
     for (const side of [e.left, e.right]) {
       const t = valueType(side);
       if (t !== 'number' && t !== 'other') errors.push(`'${describe(side)}' is ${t}, not a number, so it cannot be used in arithmetic (${describe(e)})`);

@@ -157,6 +157,19 @@ describe('SQL compiler: values, text and names', () => {
     ).toBe('SELECT quantity - (-1) AS quantity_minus_neg_1 FROM orders WHERE quantity > 0.0000001');
   }); // prettier-ignore
 
+  it('divides for real and gives NULL for a zero divisor on both (integer division truncates on PostgreSQL)', () => {
+    const plan: QueryPlanInput = {
+      source: 'orders',
+      select: [{ kind: 'value', expr: { kind: 'arith', op: '/', left: col('quantity'), right: num(2) } }, { kind: 'value', expr: { kind: 'arith', op: '/', left: { kind: 'arith', op: '+', left: col('quantity'), right: num(1) }, right: col('customer_id') } }],
+    }; // prettier-ignore
+    expect(compile('duckdb', plan).sql).toBe(
+      'SELECT quantity / 2 AS quantity_per_2, (quantity + 1) / NULLIF(customer_id, 0) AS quantity_plus_1_per_customer_id FROM orders',
+    );
+    expect(compile('postgres', plan).sql).toBe(
+      'SELECT quantity::numeric / 2 AS quantity_per_2, (quantity + 1)::numeric / NULLIF(customer_id, 0) AS quantity_plus_1_per_customer_id FROM orders',
+    );
+  });
+
   it('keeps the aliases a plan chose, renames a repeated one with a note, and keeps generated names off input columns', () => {
     const r = compile('duckdb', {
       source: 'orders',

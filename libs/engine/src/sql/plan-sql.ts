@@ -28,6 +28,11 @@ export interface PlanDialect {
   literal(value: Literal): string;
   textMatch(column: string, match: 'contains' | 'starts_with' | 'ends_with', value: string): string;
   isNull(column: string, negated: boolean): string;
+  /**
+   * `left / right` as the plan means it: real division. Optional; the plain operator otherwise.
+   * `safe` says the divisor is a non-zero number literal.
+   */
+  divide?(left: string, right: string, safe: boolean): string;
   /** SQL tables: the start of a row's bucket. Throws QueryPlanError when the dialect has no such bucket. */
   bucket?(column: string, bucket: TimeBucket): string;
   /** Streams: the window written inside GROUP BY. */
@@ -114,7 +119,10 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
     if (e.kind === 'column') return col(e.ref);
     // `quantity - (-1)`, not `quantity - -1`.
     if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
-    const text = `${value(e.left, true)} ${e.op} ${value(e.right, true)}`;
+    const left = value(e.left, true);
+    const right = value(e.right, true);
+    const safe = e.right.kind === 'number' && e.right.value !== 0;
+    const text = e.op === '/' && d.divide ? d.divide(left, right, safe) : `${left} ${e.op} ${right}`;
     return nested ? `(${text})` : text;
   };
   // min/max of distinct values equal min/max of all values: DISTINCT is dropped there, so a

@@ -28,8 +28,15 @@ const UNIT_WORD: Record<TimeBucket['unit'], string> = {
   second: 'second', minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
 }; // prettier-ignore
 
-/** What DuckDB and PostgreSQL share; each adds its bucket for sizes above one. */
-function sqlDialect(label: string, sizedBucket: (column: string, b: TimeBucket) => string): PlanDialect {
+/**
+ * What DuckDB and PostgreSQL share; each adds its bucket for sizes above one and how it divides.
+ * Division by zero gives NULL on both (DuckDB alone would give Infinity, PostgreSQL an error).
+ */
+function sqlDialect(
+  label: string,
+  sizedBucket: (column: string, b: TimeBucket) => string,
+  numerator: (left: string) => string = (left) => left,
+): PlanDialect {
   const identifier = (name: string) => quoteIfNeeded(name, SQL_RESERVED);
   return {
     label,
@@ -44,6 +51,7 @@ function sqlDialect(label: string, sizedBucket: (column: string, b: TimeBucket) 
       literalSql(v, { booleans: ['TRUE', 'FALSE'], timestamp: (t) => `TIMESTAMP '${fullTimestamp(t)}'` }),
     textMatch: (column, match, value) => `${column} ILIKE ${likePattern(value, match)}`,
     isNull: (column, negated) => `${column} IS ${negated ? 'NOT ' : ''}NULL`,
+    divide: (left, right, safe) => `${numerator(left)} / ${safe ? right : `NULLIF(${right}, 0)`}`,
     bucket(column, b) {
       const start = b.size === 1 ? `date_trunc('${UNIT_WORD[b.unit]}', ${column})` : sizedBucket(column, b);
       return b.as_date ? `CAST(${start} AS DATE)` : start;
@@ -76,11 +84,16 @@ export const DUCKDB_DIALECT = sqlDialect('DuckDB', (column, b) => {
  * stride, not only those that divide a day. Buckets of several months (quarters, years) count
  * months from 2000-01-01 as DuckDB does: the month's start, less how far it is into its bucket.
  */
-export const POSTGRES_DIALECT = sqlDialect('PostgreSQL', (column, b) => {
-  const months = monthsOf(b);
-  if (months === null) return `date_bin('${plural(b)}', ${column}, TIMESTAMP '2000-01-03 00:00:00')`;
-  const n = months * b.size;
-  const sinceOrigin = `(extract(year FROM ${column})::int - 2000) * 12 + extract(month FROM ${column})::int - 1`;
-  // mod() keeps the sign of its dividend: the outer mod makes months before 2000 count forward.
-  return `date_trunc('month', ${column}) - make_interval(months => mod(mod(${sinceOrigin}, ${n}) + ${n}, ${n}))`;
-});
+export const POSTGRES_DIALECT = sqlDialect(
+  'PostgreSQL',
+  (column, b) => {
+    const months = monthsOf(b);
+    if (months === null) return `date_bin('${plural(b)}', ${column}, TIMESTAMP '2000-01-03 00:00:00')`;
+    const n = months * b.size;
+    const sinceOrigin = `(extract(year FROM ${column})::int - 2000) * 12 + extract(month FROM ${column})::int - 1`;
+    // mod() keeps the sign of its dividend: the outer mod makes months before 2000 count forward.
+    return `date_trunc('month', ${column}) - make_interval(months => mod(mod(${sinceOrigin}, ${n}) + ${n}, ${n}))`;
+    // Integer / integer truncates on PostgreSQL; DuckDB (and the plan) mean real division.
+  },
+  (left) => `${left}::numeric`,
+);

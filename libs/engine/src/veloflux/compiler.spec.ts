@@ -335,7 +335,7 @@ const planArb: fc.Arbitrary<QueryPlanInput> = fc.constantFrom('sensor_stream', '
   return fc
     .record({
       keys: fc.subarray(scalar, { maxLength: 2 }),
-      computed: fc.option(fc.record({ r: fc.constantFrom(...numeric), op: fc.constantFrom('+', '-', '*', '/'), n: fc.integer({ min: -3, max: 9 }) }), { nil: null }),
+      computed: fc.option(fc.record({ r: fc.constantFrom(...numeric), op: fc.constantFrom('+', '-', '*', '/'), n: fc.integer({ min: -3, max: 9 }).filter((n) => n !== 0) }), { nil: null }),
       aggs: fc.array(fc.record({ a: aggregate, alias }), { maxLength: 3 }),
       where: fc.option(condition, { nil: null }),
       window,
