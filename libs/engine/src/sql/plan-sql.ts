@@ -38,7 +38,7 @@ export interface PlanDialect {
   /** Streams: the window written inside GROUP BY. */
   window?(window: StreamWindow, condition: (c: Condition) => string, column: (r: ColumnRef) => string): string;
   /** Refuses what the dialect cannot express (joins, LIMIT on a stream, …) before writing SQL. */
-  refuse(plan: QueryPlan): void;
+  refuse(plan: QueryPlan, tables: PlanTables): void;
   /** Sentences the person must read with this SQL (how the dialect evaluates it). */
   assumptions(plan: QueryPlan, sql: { where: string | null }): string[];
   /**
@@ -111,7 +111,7 @@ export function fullTimestamp(value: string): string {
 
 /** Compiles a plan that passed `checkPlan` with one dialect. */
 export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect): CompiledQuery {
-  d.refuse(plan);
+  d.refuse(plan, tables);
   const notes: string[] = [];
   const qualify = plan.joins.length > 0;
   const col = (r: ColumnRef) => d.column(r, qualify);

@@ -252,12 +252,21 @@ describe('veloFlux compiler: refusals, each a sentence', () => {
     ['a monthly window', 'err_window_time_unit_not_ss', 400, { source: 'sensor_stream', select: [avgTemp], window: { kind: 'tumbling', unit: 'month', size: 1 } }, /^veloFlux windows are measured in seconds/],
     ['HAVING without a window', 'err_having_without_window', 400, { source: 'sensor_stream', select: [deviceId, avgTemp], having: [{ aggregate: { fn: 'count' }, op: '>', value: 1 }] }, /^veloFlux allows HAVING only with a window/],
     ['grouping without an aggregate', 'err_group_by_without_aggregate', 400, { source: 'sensor_stream', select: [deviceId], group_by: [{ column: 'device_id' }], window: { kind: 'tumbling', unit: 'second', size: 10 } }, /^veloFlux cannot group without an aggregate/],
-    ['a timestamp literal', 'probe_timestamp_literal_create', 400, { source: 'vehicle', where: { kind: 'compare', left: col('seen_at'), op: '>', value: { kind: 'timestamp', value: '2024-01-01' } } }, /^veloFlux has no timestamp literals, so a stream cannot be compared with '2024-01-01'/],
+    ['a timestamp literal', 'probe_timestamp_literal_create', 400, { source: 'vehicle', where: { kind: 'compare', left: col('seen_at'), op: '>', value: { kind: 'timestamp', value: '2024-01-01' } } }, /^veloFlux has no timestamp literals, so seen_at \(a timestamp\) cannot be compared/],
+    ['a date as a string against a timestamp column', 'probe_timestamp_literal_create', 400, { source: 'vehicle', where: { kind: 'not', condition: { kind: 'between', column: { column: 'seen_at' }, low: { kind: 'string', value: '2024-01-01' }, high: { kind: 'string', value: '2024-02-01' } } } }, /^veloFlux has no timestamp literals, so seen_at/],
     ['a time bucket', 'probe_interval_create', 400, { source: 'vehicle', select: [{ kind: 'bucket' }, { kind: 'aggregate', aggregate: { fn: 'count' } }], time_bucket: { column: { column: 'seen_at' }, unit: 'hour' } }, /^veloFlux groups time with windows, not time buckets/],
   ])('refuses %s (%s)', (_what, exchange, status, plan, message) => {
     expect(recorded(exchange).status).toBe(status);
     expect(() => compile(plan)).toThrow(QueryPlanError);
     expect(() => compile(plan)).toThrow(message);
+  }); // prettier-ignore
+
+  it('refuses a stream whose name would need quotes (probe_quoted_stream_create)', () => {
+    expect(recorded('probe_quoted_stream_create')).toMatchObject({ status: 400, body: 'stream "sensor_readings" missing from storage' });
+    const tables = { 'my-stream': [{ name: 'a', data_type: 'int64' }] };
+    const checked = checkPlan(QueryPlan.parse({ source: 'my-stream' }), tables);
+    expect(checked.ok).toBe(true);
+    if (checked.ok) expect(() => velofluxCompiler.compile(checked.plan, tables)).toThrow("veloFlux reads a stream by its bare name, and 'my-stream' cannot be written bare; rename the stream");
   }); // prettier-ignore
 
   it('refuses DISTINCT inside sum or avg (only count(DISTINCT …) is recorded as accepted: probe_count_distinct_create)', () => {

@@ -1,12 +1,14 @@
 import {
+  classifyType,
   QueryPlanError,
   type Aggregate,
+  type ColumnRef,
   type Condition,
   type QueryPlan,
   type StreamWindow,
   type TimeUnit,
 } from '@nl2p/query-plan';
-import type { QueryCompiler } from '../compiler';
+import type { PlanTables, QueryCompiler } from '../compiler';
 import { whereAfterWindow } from './where-semantics';
 import { compilePlan, literalSql, stringLiteral, type PlanDialect } from '../sql/plan-sql';
 
@@ -73,6 +75,37 @@ function aggregatesOf(plan: QueryPlan): Aggregate[] {
   ];
 }
 
+/**
+ * The first timestamp column a condition compares with a literal: a string there would be
+ * compared at run time, where veloFlux reports type errors only in its stats.
+ */
+function timeComparison(plan: QueryPlan, tables: PlanTables): string | null {
+  const columns = tables[plan.source] ?? [];
+  const isTime = (ref: ColumnRef) => {
+    let c = columns.find((x) => x.name === ref.column);
+    for (const f of ref.path ?? []) c = c?.fields?.find((x) => x.name === f);
+    return c !== undefined && classifyType(c.data_type) === 'time';
+  };
+  const visit = (c: Condition): string | null => {
+    switch (c.kind) {
+      case 'compare':
+        return c.left.kind === 'column' && isTime(c.left.ref) ? c.left.ref.column : null;
+      case 'in':
+      case 'between':
+        return isTime(c.column) ? c.column.column : null;
+      case 'and':
+      case 'or':
+        return c.conditions.map(visit).find((x) => x !== null) ?? null;
+      case 'not':
+        return visit(c.condition);
+      default:
+        return null;
+    }
+  };
+  const windowConditions = plan.window?.kind === 'state' ? [plan.window.open, plan.window.emit] : [];
+  return [plan.where, ...windowConditions].map((c) => (c ? visit(c) : null)).find((x) => x !== null) ?? null;
+}
+
 export const VELOFLUX_DIALECT: PlanDialect = {
   label: 'veloFlux',
   reserved: RESERVED,
@@ -103,8 +136,12 @@ export const VELOFLUX_DIALECT: PlanDialect = {
   },
   isNull: (column, negated) => `${negated ? 'NOT ' : ''}isnull(${column})`,
   window: windowSql,
-  refuse(plan: QueryPlan) {
+  refuse(plan: QueryPlan, tables) {
     if (plan.joins.length) throw new QueryPlanError('veloFlux cannot join streams; ask about one stream at a time');
+    // Recorded: a quoted stream name is looked up with its quotes (probe_quoted_stream_create).
+    if (identifier(plan.source) !== plan.source) throw new QueryPlanError(`veloFlux reads a stream by its bare name, and '${plan.source}' cannot be written bare; rename the stream`);
+    const timeColumn = timeComparison(plan, tables);
+    if (timeColumn) throw new QueryPlanError(`veloFlux has no timestamp literals, so ${timeColumn} (a timestamp) cannot be compared with a value; filter on a Unix epoch number column instead, or drop the date condition`);
     if (plan.time_bucket) throw new QueryPlanError('veloFlux groups time with windows, not time buckets; ask for a window (e.g. every 10 seconds)');
     if (plan.limit !== null) throw new QueryPlanError('veloFlux ignores LIMIT (every window emits all its rows), so a top-N or first-N cannot be expressed; drop the limit');
     if (plan.distinct) throw new QueryPlanError('veloFlux ignores SELECT DISTINCT, so distinct rows cannot be expressed; count distinct values with count(distinct …) instead');
