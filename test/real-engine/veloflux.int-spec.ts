@@ -124,12 +124,12 @@ suite('the workflow against a real veloFlux Manager', () => {
     const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true', LINKING: 'true' });
     const id = await api.createSession({ target: 'veloflux' });
     const view = await api.turn(id, {
-      text: 'every 60 seconds the maximum temperature over all devices, only for readings with humidity above 50',
+      text: 'average temperature per device every 10 seconds, only when the temperature is above 30',
       stream: 'sensor_stream',
     });
 
     expect(view.interrupt.type).toBe('need_confirm');
-    expect(view.sql).toMatch(/WHERE humidity > 50 GROUP BY tumblingwindow\('ss', 60\)/);
+    expect(view.sql).toMatch(/WHERE temperature > 30 GROUP BY device_id, tumblingwindow\('ss', 10\)/);
     expect(view.assumptions.join(' ')).toMatch(/The engine's plan shows it: Filter above Aggregation/);
   });
 
