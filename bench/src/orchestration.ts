@@ -1,11 +1,13 @@
 import type { Envelope } from '@nl2p/envelope';
+import { GRAPH } from '@nl2p/graph';
 import type { BenchClient } from './client';
 import type { CpuMeter, CpuUse } from './cpu';
+import type { BullFloor } from './floor';
 import type { InProcessGraph } from './in-process';
 import { requestFor, type BenchPath } from './scripted';
 import { round, summarize, type Summary } from './stats';
 
-export type Mode = 'queued' | 'in_process';
+export type Mode = 'queued' | 'in_process' | 'floor';
 
 /** One measured series: a path at a concurrency, run one way. */
 export interface Series {
@@ -23,12 +25,19 @@ export interface Series {
   first_error?: string;
 }
 
-/** Queued beside in-process for one path and concurrency. */
+/** Queued beside in-process and the BullMQ floor for one path and concurrency. */
 export interface Comparison {
   path: BenchPath;
   concurrency: number;
   queued: Series;
   in_process: Series;
+  /** A raw BullMQ chain with as many hops as node runs, carrying the envelope's bytes. */
+  floor: Series;
+  /** queued p50 / floor p50 (and p95). */
+  floor_ratio_p50: number;
+  floor_ratio_p95: number;
+  /** queued turns/s ÷ floor chains/s. */
+  floor_throughput_share: number;
   /** queued p50 / in-process p50 (and the same for p95, p99). */
   ratio_p50: number;
   ratio_p95: number;
@@ -97,6 +106,36 @@ function queuedSession(client: BenchClient) {
   };
 }
 
+/** The same number of hops as raw BullMQ jobs, carrying the envelope. */
+function floorSession(floor: BullFloor, routes: Record<BenchPath, FloorRoute>) {
+  return async () => async (path: BenchPath) => {
+    const { queues, payload } = routes[path];
+    const ms = await floor.chain(queues, payload);
+    return { ms, ok: true, detail: '', nodes: queues.length };
+  };
+}
+
+/** The queues a path's node runs go through, and the envelope a turn of it ends with. */
+export interface FloorRoute {
+  queues: string[];
+  payload: Envelope;
+  payload_bytes: number;
+}
+
+/** One in-process turn of each path tells the floor its route and payload. */
+export async function floorRoutes(graph: InProcessGraph): Promise<Record<BenchPath, FloorRoute>> {
+  const out = {} as Record<BenchPath, FloorRoute>;
+  for (const path of ['happy', 'repair'] as const) {
+    const { envelope, nodes } = await graph.turn(graph.newSession(), { text: requestFor(path) });
+    out[path] = {
+      queues: nodes.map((n) => GRAPH[n].queue),
+      payload: envelope,
+      payload_bytes: Buffer.byteLength(JSON.stringify(envelope)),
+    };
+  }
+  return out;
+}
+
 /** The same turns by direct function calls. */
 function inProcessSession(graph: InProcessGraph) {
   return async () => {
@@ -147,6 +186,8 @@ function series(
 export async function orchestration(
   client: BenchClient,
   graph: InProcessGraph,
+  floor: BullFloor,
+  routes: Record<BenchPath, FloorRoute>,
   meter: CpuMeter,
   opts: OrchestrationOptions,
   log: (line: string) => void,
@@ -155,6 +196,7 @@ export async function orchestration(
   for (const path of ['happy', 'repair'] as const) {
     await load(1, opts.warmupTurns, queuedSession(client), path);
     await load(1, opts.warmupTurns, inProcessSession(graph), path);
+    await load(1, opts.warmupTurns, floorSession(floor, routes), path);
   }
   const out: Comparison[] = [];
   for (const concurrency of opts.levels) {
@@ -162,14 +204,20 @@ export async function orchestration(
       const turns = opts.turnsPerSession(concurrency);
       const inproc = await load(concurrency, turns, inProcessSession(graph), path, meter);
       const queued = await load(concurrency, turns, queuedSession(client), path, meter);
+      const bare = await load(concurrency, turns, floorSession(floor, routes), path, meter);
       const nodes = inproc.nodes;
       const q = series('queued', path, concurrency, queued, nodes);
       const i = series('in_process', path, concurrency, inproc, nodes);
+      const f = series('floor', path, concurrency, bare, bare.nodes);
       out.push({
         path,
         concurrency,
         queued: q,
         in_process: i,
+        floor: f,
+        floor_ratio_p50: round(q.latency_ms.p50 / f.latency_ms.p50, 2),
+        floor_ratio_p95: round(q.latency_ms.p95 / f.latency_ms.p95, 2),
+        floor_throughput_share: round(q.turns_per_s / f.turns_per_s, 2),
         ratio_p50: round(q.latency_ms.p50 / i.latency_ms.p50, 1),
         ratio_p95: round(q.latency_ms.p95 / i.latency_ms.p95, 1),
         ratio_p99: round(q.latency_ms.p99 / i.latency_ms.p99, 1),
@@ -178,7 +226,7 @@ export async function orchestration(
       });
       log(
         `orchestration ${path} x${concurrency}: queued p50 ${q.latency_ms.p50.toFixed(1)} ms (${q.turns} turns, ${q.errors} errors), ` +
-          `in-process p50 ${i.latency_ms.p50.toFixed(1)} ms (${i.errors} errors)`,
+          `in-process p50 ${i.latency_ms.p50.toFixed(1)} ms (${i.errors} errors), floor p50 ${f.latency_ms.p50.toFixed(1)} ms`,
       );
     }
   }

@@ -2,6 +2,7 @@ import type { MachineFacts } from './machine';
 import type { SessionMemory } from './memory';
 import type { Comparison } from './orchestration';
 import type { PromptCost } from './prompt-cost';
+import type { RoundTrips } from './round-trips';
 import type { ScalingPoint } from './scaling';
 import type { ProcessMemory } from './stack';
 import { fmt, table } from './stats';
@@ -10,6 +11,12 @@ export interface BenchReport {
   machine: MachineFacts;
   settings: Record<string, unknown>;
   orchestration: Comparison[];
+  floor: {
+    worker_processes: number;
+    concurrency: number;
+    routes: Record<string, { queues: string[]; payload_bytes: number }>;
+  };
+  round_trips: { happy_turns: number; queued: RoundTrips; floor: RoundTrips };
   peak_rss: ProcessMemory[];
   session_memory: SessionMemory;
   scaling: ScalingPoint[];
@@ -55,11 +62,14 @@ export function renderMarkdown(r: BenchReport): string {
         'turns',
         'errors',
         'queued p50 / p95 / p99 ms',
+        'floor p50 / p95 / p99 ms',
+        '**queued ÷ floor p50** (p95)',
         'in-process p50 / p95 / p99 ms',
-        'ratio p50 (p95, p99)',
+        'queued ÷ in-process p50 (p95, p99)',
         'nodes',
         'overhead per hop (p50, mean) ms',
-        'turns/s queued, in-process',
+        'turns/s queued, in-process; floor chains/s',
+        '**turns/s ÷ floor chains/s**',
         'CPU queued: bench / others %',
       ],
       r.orchestration.map((c) => [
@@ -68,16 +78,48 @@ export function renderMarkdown(r: BenchReport): string {
         String(c.queued.turns),
         String(c.queued.errors + c.in_process.errors),
         `${fmt(c.queued.latency_ms.p50)} / ${fmt(c.queued.latency_ms.p95)} / ${fmt(c.queued.latency_ms.p99)}`,
+        `${fmt(c.floor.latency_ms.p50)} / ${fmt(c.floor.latency_ms.p95)} / ${fmt(c.floor.latency_ms.p99)}`,
+        `**${fmt(c.floor_ratio_p50, 2)}×** (${fmt(c.floor_ratio_p95, 2)}×)`,
         `${fmt(c.in_process.latency_ms.p50)} / ${fmt(c.in_process.latency_ms.p95)} / ${fmt(c.in_process.latency_ms.p99)}`,
         `${fmt(c.ratio_p50)}× (${fmt(c.ratio_p95)}×, ${fmt(c.ratio_p99)}×)`,
         String(c.queued.nodes_per_turn),
         `${fmt(c.overhead_per_hop_ms_p50, 2)}, ${fmt(c.overhead_per_hop_ms_mean, 2)}`,
-        `${fmt(c.queued.turns_per_s)}, ${fmt(c.in_process.turns_per_s)}`,
+        `${fmt(c.queued.turns_per_s)}, ${fmt(c.in_process.turns_per_s)}; ${fmt(c.floor.turns_per_s)}`,
+        `**${(c.floor_throughput_share * 100).toFixed(0)} %**`,
         `${fmt(c.queued.cpu.bench_pct, 0)} / ${fmt(c.queued.cpu.others_pct, 0)}`,
       ]),
     ),
   );
 
+  const fr = r.floor;
+  out.push('');
+  out.push(
+    `Floor = a raw BullMQ chain: ${fr.worker_processes} worker processes (one per workflow queue, as the services are), ` +
+      `concurrency ${fr.concurrency} each, every job handing a payload of the envelope's size on to the next queue ` +
+      `of the path's route (${Object.entries(fr.routes)
+        .map(([p, x]) => `${p}: ${x.queues.length} hops, ${(x.payload_bytes / 1024).toFixed(1)} KiB`)
+        .join('; ')}), ` +
+      'first job added and last completion heard (QueueEvents) by the load generator; no HTTP, checkpoint, event or trace.',
+  );
+  const t = r.round_trips;
+  out.push('');
+  out.push(
+    `Redis round trips per node run (queued, ${t.happy_turns} happy-path turns at 1 session, \`MONITOR\`; ` +
+      'a MULTI…EXEC block or a script counts once; every client of this Redis counts) beside the floor per hop:',
+  );
+  out.push('');
+  const commands = [...new Set([...t.queued.by_command, ...t.floor.by_command].map((c) => c.command))];
+  const perUnit = (x: RoundTrips, command: string) => x.by_command.find((c) => c.command === command)?.per_unit ?? 0;
+  out.push(
+    table(
+      ['round trips', 'per node run (queued)', 'per hop (floor)'],
+      [
+        ['**all**', `**${fmt(t.queued.round_trips_per_unit)}**`, `**${fmt(t.floor.round_trips_per_unit)}**`],
+        ...commands.map((c) => [c, fmt(perUnit(t.queued, c)), fmt(perUnit(t.floor, c))]),
+        ['(commands inside scripts)', fmt(t.queued.script_commands_per_unit), fmt(t.floor.script_commands_per_unit)],
+      ],
+    ),
+  );
   out.push('');
   out.push(
     "CPU is the share of all cores during the series: the bench's own processes (services, Redis, the process running " +

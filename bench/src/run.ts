@@ -2,15 +2,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@nl2p/config';
+import { WORKFLOW_QUEUES } from '@nl2p/graph';
 import { CpuMeter } from './cpu';
+import { BullFloor } from './floor';
 import { InProcessGraph } from './in-process';
 import { machineFacts } from './machine';
 import { sessionMemory } from './memory';
-import { orchestration } from './orchestration';
+import { floorRoutes, orchestration } from './orchestration';
 import { promptCost } from './prompt-cost';
 import { renderMarkdown, type BenchReport } from './report';
+import { countRoundTrips } from './round-trips';
 import { closedLoop, scalingPoint, type ScalingConfig, type ScalingPoint } from './scaling';
-import { benchModel } from './scripted';
+import { benchModel, requestFor } from './scripted';
 import { BenchStack } from './stack';
 
 export interface BenchOptions {
@@ -48,22 +51,40 @@ export async function runBench(
   let delay = 0;
   stack.llm.handler = benchModel(() => delay);
   let graph: InProcessGraph | undefined;
+  const floor = new BullFloor(stack.redis, opts.redisUrl, stack.prefix, WORKFLOW_QUEUES);
   try {
-    opts.log('starting the six services');
+    opts.log('starting the six services and the floor');
     await stack.start();
+    await floor.start();
     const machine = await machineFacts(stack.redis);
     graph = new InProcessGraph(loadConfig(stack.env));
-    const meter = new CpuMeter(() => stack.pids());
+    const meter = new CpuMeter(() => [...stack.pids(), ...floor.pids()]);
+    const routes = await floorRoutes(graph);
 
     opts.log('section 1: orchestration overhead');
     const comparisons = await orchestration(
       stack.client,
       graph,
+      floor,
+      routes,
       meter,
       { levels: LEVELS, turnsPerSession, warmupTurns: quick ? 2 : 10 },
       opts.log,
     );
     const peakRss = stack.memory();
+
+    opts.log('section 1b: Redis round trips per node run (MONITOR, not timed)');
+    const tripTurns = quick ? 3 : 10;
+    const happyNodes = routes.happy.queues.length;
+    const sid = await stack.client.createSession();
+    const queuedTrips = await countRoundTrips(stack.redis, async () => {
+      for (let i = 0; i < tripTurns; i++) await stack.client.turn(sid, { text: requestFor('happy') });
+      return tripTurns * happyNodes;
+    });
+    const floorTrips = await countRoundTrips(stack.redis, async () => {
+      for (let i = 0; i < tripTurns; i++) await floor.chain(routes.happy.queues, routes.happy.payload);
+      return tripTurns * happyNodes;
+    });
 
     opts.log('section 4: memory per session');
     const memory = await sessionMemory(stack.client, stack.redis, stack.prefix, 10);
@@ -98,6 +119,14 @@ export async function runBench(
         router_concurrency_section_2: 64,
       },
       orchestration: comparisons,
+      floor: {
+        worker_processes: WORKFLOW_QUEUES.length,
+        concurrency: 8,
+        routes: Object.fromEntries(
+          Object.entries(routes).map(([p, r]) => [p, { queues: r.queues, payload_bytes: r.payload_bytes }]),
+        ),
+      },
+      round_trips: { happy_turns: tripTurns, queued: queuedTrips, floor: floorTrips },
       peak_rss: peakRss,
       session_memory: memory,
       scaling,
@@ -117,6 +146,7 @@ export async function runBench(
     return { report, markdown, json, md };
   } finally {
     await graph?.close();
+    await floor.stop();
     await stack.stop();
   }
 }
