@@ -50,7 +50,10 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     expect(view.sql).toBe(GOOD_SQL);
     expect(view.explain).toContain('Logical Plan Explain:');
     expect(view.explain).toContain('Physical Plan Explain:');
+    // The plan shown is that of the pipeline the person applies: their sink, empty batches skipped.
+    expect(view.explain).toContain('connector=mqtt, encoder=json, output.omit_if_empty=true');
     expect(view.pipeline_request).toMatchObject({ id: 'REPLACE_ME', sql: GOOD_SQL, sinks: [{ type: 'mqtt' }] });
+    expect(JSON.parse(creates()[0]?.body ?? '')).toEqual({ ...view.pipeline_request, id: expect.any(String) });
     expect(view.metrics.llm_calls).toBe(2);
     expect(view.metrics.llm_tokens_in).toBeGreaterThan(0);
     expect(view.metrics.engine_calls).toBeGreaterThan(0);
@@ -108,15 +111,24 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     ]);
   });
 
-  it('a create that fails after storing (the orphan quirk) is still deleted, and the repair goes on', async () => {
+  it('a refused sink: the record the failed create kept is deleted, the SQL is judged with a nop sink, the person is told', async () => {
     manager.failAfterStoreNextCreate('mqtt sink requires broker_url');
-    script.route(nl2sql()).draft(GOOD_SQL).revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
+    script.route(nl2sql()).draft(GOOD_SQL);
     const id = await api.createSession();
     const view = await api.turn(id, { text: REQUEST });
     expect(view.interrupt?.type).toBe('need_confirm');
-    expect(view.attempts.failures[0]).toMatchObject({ stage: 'engine', error: 'mqtt sink requires broker_url' });
-    const deletes = manager.requests.filter((r) => r.method === 'DELETE').map((r) => r.rawPath);
-    expect(deletes).toContain(`/pipelines/${tmpPipelineId(id, 1, 1, stack.config.deploymentId)}`);
+    // Not an SQL failure: no repair was attempted and no attempt was spent.
+    expect(view.attempts.failures).toEqual([]);
+    expect(script.callsOf('revise')).toHaveLength(0);
+    expect(view.assumptions).toContainEqual(
+      expect.stringContaining('refused the sink settings (mqtt sink requires broker_url)'),
+    );
+    expect(view.explain).toContain('connector=nop');
+    const tmpId = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
+    expect(manager.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(
+      expect.arrayContaining(['POST /pipelines', `DELETE /pipelines/${tmpId}`]),
+    );
+    expect(creates().map((r) => JSON.parse(r.body).sinks[0].type)).toEqual(['mqtt', 'nop']);
   });
 
   it('local prevalidation catches an invented column before any engine call', async () => {

@@ -1,5 +1,6 @@
 import type { Column } from '@nl2p/envelope';
 import type { EngineCall } from './port';
+import { isSinkConfigError } from './veloflux/classify';
 
 // ---------------------------------------------------------------------------------------------
 // Wire shapes of the veloFlux Manager REST API (manager-api/CONTRACT.md §2–§5). Field names are
@@ -343,7 +344,9 @@ export class ManagerClient {
       });
     }
     if (attempt.status >= 200 && attempt.status < 300) return null;
-    if (attempt.status >= 500)
+    // A 500 for sink props it cannot decode is the Manager's verdict on the request (it stores
+    // nothing and answers the same every time), so it is not retried as an outage.
+    if (attempt.status >= 500 && !isSinkConfigError(attempt.text))
       return new ManagerUnavailableError(spec.method, spec.route, attempt.status, attempt.text);
     return new ManagerError(spec.method, spec.route, attempt.status, attempt.text);
   }

@@ -59,6 +59,11 @@ export type ValidationResult =
       preview?: Preview;
       /** SQL targets: why there are no rows although the plan was accepted (its time limit). */
       previewError?: string;
+      /**
+       * veloFlux: the engine refused the sink settings although it accepted the SQL; the temp
+       * pipeline was then built with a `nop` sink, so its plan shows that sink instead.
+       */
+      sinkError?: string;
     }
   | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
 
@@ -75,9 +80,11 @@ export interface EngineTarget {
   /**
    * Validates one SELECT against the engine under the temp id. Leaves nothing behind on failure
    * (the temp pipeline is deleted after every failed create); on success the temp pipeline stays
-   * until `cleanup`, so `explain` can read its plan.
+   * until `cleanup`, so `explain` can read its plan. Streaming targets build the temp pipeline
+   * from the request the person will apply (`buildPipelineRequest` with `sink`), so the plan
+   * shown is that pipeline's, sink and output included.
    */
-  validate(sql: string, tmpId: string): Promise<ValidationResult>;
+  validate(sql: string, tmpId: string, sink: SinkConfig): Promise<ValidationResult>;
   /**
    * The engine's plan. veloFlux reads the temp pipeline created by `validate`; SQL targets create
    * nothing and run `EXPLAIN` on `sql` (so any process can explain, not only the validating one).

@@ -131,10 +131,18 @@ export function validatorNodes({ engines, grounding, linkSources = true }: Valid
         e.validation.tmp_pipeline_id === tmpId
           ? e
           : await ctx.checkpoint({ ...e, validation: { ...e.validation, ok: false, tmp_pipeline_id: tmpId } });
-      const result = await engines.for(base.target).validate(sql, tmpId);
+      const result = await engines.for(base.target).validate(sql, tmpId, base.sink);
       if (result.ok) {
+        // The SQL is fine but the sink is not: the person learns it now, not when applying.
+        const sinkNote = result.sinkError
+          ? [
+              `The engine refused the sink settings (${result.sinkError}); the SQL was checked with a nop sink ` +
+                'instead, and the plan shown has that sink. Correct the sink before applying the pipeline request.',
+            ]
+          : [];
         return {
           ...base,
+          draft: { ...base.draft, assumptions: [...base.draft.assumptions, ...sinkNote] },
           validation: { ...base.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId },
           // SQL targets ran the query to validate it: its first rows are the preview.
           explain: {

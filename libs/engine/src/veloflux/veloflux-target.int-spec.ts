@@ -10,6 +10,8 @@ describe('VelofluxTarget against the FakeManager', () => {
   let baseUrl: string;
   let calls: EngineCall[];
 
+  /** The product's default sink (config `SINK_*`): what the person's pipeline writes to. */
+  const SINK = { type: 'mqtt', props: { broker_url: 'tcp://127.0.0.1:1883', topic: '/out', qos: 0 } };
   const tmp = (attempt = 1): string => tmpPipelineId('0123456789abcdef0123456789abcdef', 1, attempt);
 
   function target(options: Partial<ManagerClientOptions> = {}): { target: VelofluxTarget; client: ManagerClient } {
@@ -82,20 +84,19 @@ describe('VelofluxTarget against the FakeManager', () => {
       const sql =
         "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 0 GROUP BY device_id, tumblingwindow('ss', 10)";
 
-      await expect(t.validate(sql, id)).resolves.toEqual({ ok: true, tmpId: id });
+      await expect(t.validate(sql, id, SINK)).resolves.toEqual({ ok: true, tmpId: id });
       expect(fake.pipelines()).toEqual([id]);
-      expect(JSON.parse(fake.requests[0]?.body ?? '')).toEqual({
-        id,
-        sql,
-        sinks: [{ type: 'nop' }],
-        options: { eventtime: { enabled: false } },
-      });
+      // The temp pipeline is the request the person will apply, under the temp id.
+      expect(JSON.parse(fake.requests[0]?.body ?? '')).toEqual(t.buildPipelineRequest(sql, id, SINK));
 
       const plan = await t.explain(id);
       expect(plan.startsWith('Logical Plan Explain:')).toBe(true);
       expect(plan).toContain('Physical Plan Explain:');
       expect(plan).toContain('source=sensor_stream');
       expect(plan).toContain('predicate=temperature > 0');
+      // …so its plan shows the person's sink and output, not a validation stand-in.
+      expect(plan).toContain(`sink_id=${id}_sink_0, connector=mqtt, encoder=json, output.omit_if_empty=true`);
+      expect(plan).not.toContain('connector=nop');
 
       await t.cleanup(id);
       expect(fake.pipelines()).toEqual([]);
@@ -109,9 +110,44 @@ describe('VelofluxTarget against the FakeManager', () => {
       ]);
     });
 
+    it('judges the SQL with a nop sink when the engine refuses the sink settings, and says why', async () => {
+      const { target: t } = target();
+      const id = tmp();
+      const sql = 'SELECT device_id FROM sensor_stream';
+      const result = await t.validate(sql, id, { type: 'mqtt', props: { topic: '/out' } });
+      expect(result).toEqual({ ok: true, tmpId: id, sinkError: 'mqtt sink requires broker_url' });
+      // The refused create kept a record (recorded orphan quirk); it was deleted before the retry.
+      expect(fake.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual([
+        'POST /pipelines',
+        `DELETE /pipelines/${id}`,
+        'POST /pipelines',
+      ]);
+      expect(JSON.parse(fake.requests[2]?.body ?? '').sinks).toEqual([{ type: 'nop' }]);
+      expect(await t.explain(id)).toContain('connector=nop');
+    });
+
+    it('takes the 500 for sink props of the wrong type as a verdict, not an outage', async () => {
+      const { target: t } = target();
+      const id = tmp();
+      const sink = { type: 'mqtt', props: { broker_url: 'tcp://127.0.0.1:1883', topic: '/o', qos: '1' } };
+      const result = await t.validate('SELECT device_id FROM sensor_stream', id, sink);
+      expect(result).toMatchObject({ ok: true, tmpId: id, sinkError: expect.stringContaining('sink props: decode') });
+      expect(calls[0]).toMatchObject({ method: 'POST', route: '/pipelines', status: 500, retries: 0 });
+    });
+
+    it('still fails SQL the engine rejects when the sink is refused too', async () => {
+      const id = tmp();
+      const result = await target().target.validate('SELECT missing_col FROM sensor_stream', id, {
+        type: 'kafka',
+        props: {},
+      });
+      expect(result).toMatchObject({ ok: false, kind: 'unknown_column' });
+      expect(fake.pipelines()).toEqual([]);
+    });
+
     it('returns the engine text for an unknown column, leaves nothing behind, and does not retry', async () => {
       const id = tmp();
-      const result = await target().target.validate('SELECT missing_col FROM sensor_stream', id);
+      const result = await target().target.validate('SELECT missing_col FROM sensor_stream', id, SINK);
       expect(result).toEqual({
         ok: false,
         tmpId: id,
@@ -139,7 +175,7 @@ describe('VelofluxTarget against the FakeManager', () => {
         "SELECT expression 'device_id' must be an aggregate or appear in GROUP BY",
       ],
     ])('classifies %s as %s', async (sql, kind, fragment) => {
-      const result = await target().target.validate(sql, tmp());
+      const result = await target().target.validate(sql, tmp(), SINK);
       expect(result).toMatchObject({ ok: false, kind });
       expect(result.ok === false && result.error).toContain(fragment);
       expect(fake.pipelines()).toEqual([]);
@@ -148,17 +184,18 @@ describe('VelofluxTarget against the FakeManager', () => {
     it('deletes the record a failed create kept (orphan quirk)', async () => {
       const id = tmp();
       fake.failAfterStoreNextCreate();
-      const result = await target().target.validate('SELECT device_id FROM sensor_stream', id);
-      expect(result).toMatchObject({ ok: false, kind: 'other', error: 'mqtt sink requires broker_url' });
-      expect(fake.pipelines()).toEqual([]);
-      expect(fake.requests.map((r) => r.method)).toEqual(['POST', 'DELETE']);
+      const result = await target().target.validate('SELECT device_id FROM sensor_stream', id, SINK);
+      // The kept record is deleted before anything else; the SQL is then judged with a nop sink.
+      expect(result).toEqual({ ok: true, tmpId: id, sinkError: 'mqtt sink requires broker_url' });
+      expect(fake.requests.map((r) => r.method)).toEqual(['POST', 'DELETE', 'POST']);
+      expect(fake.pipelines()).toEqual([id]);
     });
 
     it('replaces a stale temp pipeline of the same id built from other SQL', async () => {
       const { target: t } = target();
       const id = tmp();
-      await t.validate('SELECT device_id FROM sensor_stream', id);
-      const again = await t.validate('SELECT device_id, temperature FROM sensor_stream', id);
+      await t.validate('SELECT device_id FROM sensor_stream', id, SINK);
+      const again = await t.validate('SELECT device_id, temperature FROM sensor_stream', id, SINK);
       expect(again).toEqual({ ok: true, tmpId: id });
       expect(fake.pipelines()).toEqual([id]);
       expect(fake.createCount(id)).toBe(3);
@@ -169,9 +206,9 @@ describe('VelofluxTarget against the FakeManager', () => {
       const { target: t } = target();
       const id = tmp();
       const sql = 'SELECT device_id FROM sensor_stream';
-      await t.validate(sql, id);
+      await t.validate(sql, id, SINK);
       // The worker died here; the re-delivered job validates the same SQL under the same id.
-      await expect(t.validate(sql, id)).resolves.toEqual({ ok: true, tmpId: id });
+      await expect(t.validate(sql, id, SINK)).resolves.toEqual({ ok: true, tmpId: id });
       expect(fake.pipelines()).toEqual([id]);
       expect(fake.createCount(id)).toBe(2);
       expect(fake.createdCount(id)).toBe(1);
@@ -185,7 +222,7 @@ describe('VelofluxTarget against the FakeManager', () => {
       fake.failAfterStoreNextCreate();
       await expect(client.createPipeline({ id, sql, sinks: [{ type: 'nop' }] })).rejects.toMatchObject({ status: 400 });
       expect(fake.pipelines()).toEqual([id]);
-      await expect(t.validate(sql, id)).resolves.toEqual({ ok: true, tmpId: id });
+      await expect(t.validate(sql, id, SINK)).resolves.toEqual({ ok: true, tmpId: id });
       expect(fake.createdCount(id)).toBe(1);
       expect(await t.explain(id)).toContain('schema=[device_id]');
     });
@@ -193,7 +230,7 @@ describe('VelofluxTarget against the FakeManager', () => {
     it('retries the busy lock', async () => {
       const id = tmp();
       fake.busyNext(id, 2);
-      await expect(target().target.validate('SELECT device_id FROM sensor_stream', id)).resolves.toMatchObject({
+      await expect(target().target.validate('SELECT device_id FROM sensor_stream', id, SINK)).resolves.toMatchObject({
         ok: true,
       });
       expect(calls[0]).toMatchObject({ method: 'POST', route: '/pipelines', status: 201, retries: 2 });
@@ -201,7 +238,7 @@ describe('VelofluxTarget against the FakeManager', () => {
 
     it('refuses ids without the temp prefix before sending anything', async () => {
       const { target: t } = target();
-      await expect(t.validate('SELECT device_id FROM sensor_stream', 'sensor_avg')).rejects.toThrow(/refusing/);
+      await expect(t.validate('SELECT device_id FROM sensor_stream', 'sensor_avg', SINK)).rejects.toThrow(/refusing/);
       await expect(t.cleanup('sensor_avg')).rejects.toThrow(/refusing/);
       expect(fake.requests).toEqual([]);
       expect(calls).toEqual([]);
@@ -211,7 +248,7 @@ describe('VelofluxTarget against the FakeManager', () => {
       const id = tmp();
       fake.rejectNextCreate(422, 'Failed to deserialize the JSON body into the target type: missing field `sql`');
       const err = await target()
-        .target.validate('SELECT device_id FROM sensor_stream', id)
+        .target.validate('SELECT device_id FROM sensor_stream', id, SINK)
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ManagerError);
       expect(err).toMatchObject({ status: 422, unavailable: false });
@@ -280,7 +317,7 @@ describe('VelofluxTarget against the FakeManager', () => {
       const id = tmp();
       fake.failNext(2, 503);
       const err = await target({ retries: 0 })
-        .target.validate('SELECT device_id FROM sensor_stream', id)
+        .target.validate('SELECT device_id FROM sensor_stream', id, SINK)
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ManagerUnavailableError);
       // The failed best-effort DELETE must not mask the create's error.

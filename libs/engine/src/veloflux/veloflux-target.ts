@@ -7,7 +7,7 @@ import {
 } from '../manager-client';
 import type { Catalog, EngineTarget, StreamInfo, ValidationResult } from '../port';
 import { toFunctionInfos, toSyntaxRules, VELOFLUX_DIALECT_NOTES } from './catalog';
-import { classifyEngineError } from './classify';
+import { classifyEngineError, isSinkConfigError } from './classify';
 
 /**
  * {@link EngineTarget} for veloFlux over its Manager REST API. Validation is a temporary
@@ -49,28 +49,34 @@ export class VelofluxTarget implements EngineTarget {
   }
 
   /**
-   * Creates the temp pipeline. A 400 is a verdict on the SQL and comes back as `{ok: false}`;
-   * anything else (outage, busy lock, client bug) is thrown after a best-effort delete.
+   * Creates the temp pipeline from the request the person will apply (their sink and output, the
+   * temp id), so its plan is the plan of that pipeline; the engine only builds sinks on create and
+   * connects nothing until a start, which never comes. A 400 is a verdict on the SQL and comes
+   * back as `{ok: false}`, except a refusal of the sink settings: the SQL is then judged with a
+   * `nop` sink and the sink's refusal comes back beside an accepted result. Anything else
+   * (outage, busy lock, client bug) is thrown after a best-effort delete.
    */
-  async validate(sql: string, tmpId: string): Promise<ValidationResult> {
+  async validate(sql: string, tmpId: string, sink: SinkConfig): Promise<ValidationResult> {
     assertTmpId(tmpId);
-    const request: CreatePipelineRequest = {
-      id: tmpId,
-      sql,
-      sinks: [{ type: 'nop' }],
-      options: { eventtime: { enabled: false } },
-    };
+    const applied = this.pipelineRequest(sql, tmpId, sink);
+    const verdict = await this.createJudged(applied);
+    if (verdict.ok || !isSinkConfigError(verdict.error)) return verdict;
+    const withNopSink = await this.createJudged({ ...applied, sinks: [{ type: 'nop' }] });
+    return withNopSink.ok ? { ...withNopSink, sinkError: verdict.error } : withNopSink;
+  }
+
+  private async createJudged(request: CreatePipelineRequest): Promise<ValidationResult> {
     try {
       await this.createReplacingStale(request);
-      return { ok: true, tmpId };
+      return { ok: true, tmpId: request.id };
     } catch (err) {
-      if (err instanceof ManagerError && err.status === 400) {
+      if (err instanceof ManagerError && !err.unavailable && (err.status === 400 || isSinkConfigError(err.body))) {
         // A sink/encoder error is raised after the spec is persisted and is not rolled back
-        // (CONTRACT §5.2 step 8), so a 400 can leave a record behind.
-        await this.deleteIgnoringMissing(tmpId);
-        return { ok: false, tmpId, kind: classifyEngineError(err.body), error: err.body };
+        // (recorded exchanges: orphans), so a refusal can leave a record behind.
+        await this.deleteIgnoringMissing(request.id);
+        return { ok: false, tmpId: request.id, kind: classifyEngineError(err.body), error: err.body };
       }
-      await this.deleteIgnoringMissing(tmpId).catch(() => {
+      await this.deleteIgnoringMissing(request.id).catch(() => {
         // Best effort: the original failure matters more, and the janitor sweeps the prefix.
       });
       throw err;
@@ -95,13 +101,16 @@ export class VelofluxTarget implements EngineTarget {
    * `output` shape is the one the recorded Manager accepted (`pipeline_create_full`).
    */
   buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown> {
-    const request: CreatePipelineRequest = {
+    return { ...this.pipelineRequest(sql, pipelineId, sink) };
+  }
+
+  private pipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): CreatePipelineRequest {
+    return {
       id: pipelineId,
       sql,
       sinks: [{ type: sink.type, props: sink.props, output: { ...DEFAULT_SINK_OUTPUT } }],
       options: { eventtime: { enabled: false } },
     };
-    return { ...request };
   }
 
   /**
@@ -116,17 +125,21 @@ export class VelofluxTarget implements EngineTarget {
       await this.client.createPipeline(request);
     } catch (err) {
       if (!(err instanceof ManagerError && err.status === 409 && err.body.includes('already exists'))) throw err;
-      if (await this.isBuiltFrom(request.id, request.sql)) return;
+      if (await this.isBuiltFrom(request)) return;
       await this.deleteIgnoringMissing(request.id);
       await this.client.createPipeline(request);
     }
   }
 
-  /** The stored pipeline has this SQL and was built (orphans of a failed create cannot explain). */
-  private async isBuiltFrom(id: string, sql: string): Promise<boolean> {
+  /**
+   * The stored pipeline has this SQL and sink types and was built (orphans of a failed create
+   * cannot explain).
+   */
+  private async isBuiltFrom({ id, sql, sinks }: CreatePipelineRequest): Promise<boolean> {
+    const sinkTypes = (list: readonly { type: string }[] | undefined) => (list ?? []).map((s) => s.type).join();
     try {
       const stored = await this.client.getPipeline(id);
-      if (stored.spec.sql !== sql) return false;
+      if (stored.spec.sql !== sql || sinkTypes(stored.spec.sinks) !== sinkTypes(sinks)) return false;
       await this.client.explainPipeline(id);
       return true;
     } catch (err) {
