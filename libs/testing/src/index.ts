@@ -1,2 +1,3 @@
 export * from './scripted-llm';
 export * from './fake-manager';
+export * from './recorded-exchanges';

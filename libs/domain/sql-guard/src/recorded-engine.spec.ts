@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Column } from '@nl2p/envelope';
+import { recordedExchanges, recordedFunctions, recordedStreams } from '@nl2p/testing';
 import { prevalidate } from './prevalidate';
 import type { Grounding, GroundedFunction } from './types';
 
@@ -8,46 +6,9 @@ import type { Grounding, GroundedFunction } from './types';
 // accepted (create 201, upsert 200) must pass `prevalidate`, grounded the way the product grounds
 // it (stream describes and the function catalog, from the same recording).
 
-/** `shared/manager-api/recorded/exchanges.jsonl`, beside the repository root. */
-const EXCHANGES = path.resolve(__dirname, '../../../..', '../shared/manager-api/recorded/exchanges.jsonl');
-
-interface Exchange {
-  name: string;
-  method: string;
-  path: string;
-  request: string | null;
-  status: number;
-  body: string;
-}
-
-function load(): Exchange[] {
-  if (!existsSync(EXCHANGES)) {
-    throw new Error(
-      `recorded exchanges not found at ${EXCHANGES}: shared/manager-api must sit beside the repository root`,
-    );
-  }
-  return readFileSync(EXCHANGES, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Exchange);
-}
-
-const exchanges = load();
-const columnsByStream: Record<string, Column[]> = {};
-for (const e of exchanges) {
-  // `stream` is never described, so its create answer (the same StreamInfo schema) grounds it.
-  if (e.method === 'POST' && e.path === '/streams' && e.status === 201) {
-    const info = JSON.parse(e.body) as { name: string; schema: { columns: Column[] } };
-    columnsByStream[info.name] ??= info.schema.columns;
-  }
-  if (e.method === 'GET' && e.path.startsWith('/streams/describe/') && e.status === 200) {
-    const d = JSON.parse(e.body) as { stream: string; spec: { schema: { columns: Column[] } } };
-    columnsByStream[d.stream] = d.spec.schema.columns;
-  }
-}
-const functions = (
-  JSON.parse(exchanges.find((e) => e.method === 'GET' && e.path === '/functions')?.body ?? '[]') as GroundedFunction[]
-).map((f) => ({ name: f.name, aliases: f.aliases ?? [], kind: f.kind }));
+const exchanges = recordedExchanges();
+const columnsByStream = recordedStreams();
+const functions: GroundedFunction[] = recordedFunctions();
 
 /** SQL the engine accepted, with the stream its FROM names. */
 const accepted = exchanges

@@ -1,7 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
-import type { Column } from '@nl2p/envelope';
 import {
   checkPlan,
   classifyType,
@@ -11,6 +8,7 @@ import {
   type QueryPlanInput,
 } from '@nl2p/query-plan';
 import { prevalidate } from '@nl2p/sql-guard';
+import { recordedExchange, recordedFunctions, recordedStreams } from '@nl2p/testing';
 import { velofluxCompiler } from './compiler';
 import { reviewWhereSemantics } from './where-semantics';
 
@@ -21,46 +19,12 @@ import { reviewWhereSemantics } from './where-semantics';
  * says so — a citation that stops being true fails here. Streams and the function catalog come
  * from the same recording.
  */
-const EXCHANGES = path.resolve(__dirname, '../../../..', '../shared/manager-api/recorded/exchanges.jsonl');
-
-interface Exchange {
-  name: string;
-  method: string;
-  path: string;
-  request: string | null;
-  status: number;
-  body: string;
-}
-
-if (!existsSync(EXCHANGES)) {
-  throw new Error(
-    `recorded exchanges not found at ${EXCHANGES}: shared/manager-api must sit beside the repository root`,
-  );
-}
-const exchanges = readFileSync(EXCHANGES, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as Exchange);
-
-const STREAMS: Record<string, Column[]> = {};
-for (const e of exchanges) {
-  if (e.method === 'GET' && e.path.startsWith('/streams/describe/') && e.status === 200) {
-    const d = JSON.parse(e.body) as { stream: string; spec: { schema: { columns: Column[] } } };
-    STREAMS[d.stream] = d.spec.schema.columns;
-  }
-}
-const FUNCTIONS = (
-  JSON.parse(exchanges.find((e) => e.name === 'functions_list')?.body ?? '[]') as {
-    name: string;
-    kind: string;
-    aliases?: string[];
-  }[]
-).map((f) => ({ name: f.name, kind: f.kind, aliases: f.aliases ?? [] }));
+const STREAMS = recordedStreams();
+const FUNCTIONS = recordedFunctions();
 
 /** The recorded exchange `name`: its SQL, status and (for a failure) the engine's message. */
 function recorded(name: string): { sql: string; status: number; body: string } {
-  const e = exchanges.find((x) => x.name === name);
-  if (!e) throw new Error(`no recorded exchange named ${name}`);
+  const e = recordedExchange(name);
   return { sql: (JSON.parse(e.request ?? '{}') as { sql?: string }).sql ?? '', status: e.status, body: e.body };
 }
 
@@ -219,7 +183,7 @@ describe('veloFlux compiler: expressions and names', () => {
 
   it('still writes WHERE beside a window, and says it is applied after aggregating, once per window (pipeline_explain_validate_nop)', () => {
     // The recorded logical plan prints Filter above Aggregation: the filter consumes the aggregate.
-    const explain = exchanges.find((e) => e.name === 'pipeline_explain_validate_nop')?.body ?? '';
+    const explain = recordedExchange('pipeline_explain_validate_nop').body;
     expect(explain.indexOf('Filter_')).toBeGreaterThan(0);
     expect(explain.indexOf('Filter_')).toBeLessThan(explain.indexOf('Aggregation_'));
     const plan = { source: 'sensor_stream', select: [deviceId, avgTemp], where: { kind: 'compare' as const, left: col('temperature'), op: '>' as const, value: num(0) }, window: { kind: 'tumbling' as const, unit: 'second' as const, size: 10 } };

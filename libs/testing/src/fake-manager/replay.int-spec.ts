@@ -1,25 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { recordedExchanges, type RecordedExchange } from '../recorded-exchanges';
 import { FakeManager } from './fake-manager';
 
 // Contract test of the fake: replays, in order, the 374 exchanges recorded against a real veloFlux
 // Manager (shared/manager-api/recorded, beside the repository root) and compares every answer
 // byte for byte: status, content type, `allow`/`location` headers and body.
 
-/** `shared/manager-api/recorded/exchanges.jsonl`, beside the repository root. */
-const EXCHANGES = path.resolve(__dirname, '../../../..', '../shared/manager-api/recorded/exchanges.jsonl');
-
-interface Exchange {
-  name: string;
-  method: string;
-  path: string;
-  request: string | null;
-  request_content_type: string | null;
-  status: number;
-  content_type: string | null;
-  headers: Record<string, string>;
-  body: string;
-}
+type Exchange = RecordedExchange;
 
 interface Answer {
   status: number;
@@ -143,18 +129,6 @@ async function expectStatus(answer: Promise<Answer>, status: number): Promise<vo
   if (a.status !== status) throw new Error(`out-of-band step: expected ${status}, got ${a.status}: ${a.body}`);
 }
 
-function loadExchanges(): Exchange[] {
-  if (!existsSync(EXCHANGES)) {
-    throw new Error(
-      `recorded exchanges not found at ${EXCHANGES}: the shared/manager-api folder must sit beside the repository root`,
-    );
-  }
-  return readFileSync(EXCHANGES, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Exchange);
-}
-
 function describeDifference(e: Exchange, got: Answer): string {
   const parts: string[] = [];
   if (got.status !== e.status) parts.push(`status ${got.status} != ${e.status}`);
@@ -168,7 +142,7 @@ function describeDifference(e: Exchange, got: Answer): string {
 }
 
 describe('FakeManager replays the recorded Manager exchanges', () => {
-  const exchanges = loadExchanges();
+  const exchanges = recordedExchanges();
   const fake = new FakeManager({ seedStreams: false });
   let base: string;
 
