@@ -92,9 +92,16 @@ curl -fsS "$BASE/health" >/dev/null || { log "gateway not healthy"; tail -n 30 "
 
 # --- The fuzz -----------------------------------------------------------------------------------
 # The SSE endpoint streams until a turn ends: excluded (its 4xx paths are covered by the tests).
+# The catalog endpoints read the engine itself: for the veloflux target, whose Manager is a closed
+# port here, the documented answer is 502 (engine unreachable), so 502 is expected there only.
+cat >"$WORK/schemathesis.toml" <<'TOML'
+[[operations]]
+include-path-regex = "^/v1/streams"
+checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "502"]
+TOML
 log "schemathesis: $MAX_EXAMPLES examples per operation against $BASE/openapi.json"
 set +e
-"$VENV/bin/schemathesis" run "$BASE/openapi.json" \
+"$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/openapi.json" \
   --checks not_a_server_error \
   --max-examples "$MAX_EXAMPLES" \
   --exclude-path-regex '/events$' \
@@ -112,7 +119,11 @@ tail -n 40 "$WORK/schemathesis.out" >&2
 read -r REQUESTS SERVER_ERRORS < <(python3 - "$WORK/fuzz.har" <<'PY'
 import json, sys
 entries = json.load(open(sys.argv[1]))["log"]["entries"]
-bad = [e for e in entries if e["response"]["status"] >= 500]
+def unreachable_engine(e):
+    # GET /v1/streams… for the veloflux target, whose Manager is deliberately unreachable here.
+    url = e["request"]["url"]
+    return e["response"]["status"] == 502 and "/v1/streams" in url and "target=veloflux" in url
+bad = [e for e in entries if e["response"]["status"] >= 500 and not unreachable_engine(e)]
 for e in bad:
     req, res = e["request"], e["response"]
     body = (req.get("postData") or {}).get("text", "")

@@ -43,6 +43,19 @@ export interface TraceRecord {
   engine: { method: string; route: string; status: number | null; latency_ms: number; retries: number }[];
 }
 
+/** A stream (a table on SQL targets) and its columns, as `GET /v1/streams` lists them. */
+export interface StreamInfo {
+  name: string;
+  columns: { name: string; data_type: string }[];
+}
+
+/** `GET /v1/streams`: a target's catalog. */
+export interface StreamList {
+  target: string;
+  source_noun: 'stream' | 'table';
+  streams: StreamInfo[];
+}
+
 export interface TurnBody {
   text?: string;
   confirm?: boolean;
@@ -202,6 +215,23 @@ export class GatewayApi {
   /** Posts a turn without waiting: 202 with the running view, or 200 when it ended at once. */
   postTurn(id: string, body: TurnBody): Promise<SessionView> {
     return this.request<SessionView>('POST', `/v1/sessions/${encodeURIComponent(id)}/turns`, body);
+  }
+
+  /** The target's streams (tables on SQL targets), read from the engine without a session. */
+  listStreams(target?: string): Promise<StreamList> {
+    const q = target ? `?target=${encodeURIComponent(target)}` : '';
+    return this.request<StreamList>('GET', `/v1/streams${q}`);
+  }
+
+  /** One stream's columns; `null` when the target has no such stream. */
+  async describeStream(name: string, target?: string): Promise<StreamInfo | null> {
+    const q = target ? `?target=${encodeURIComponent(target)}` : '';
+    try {
+      return await this.request<StreamInfo>('GET', `/v1/streams/${encodeURIComponent(name)}${q}`);
+    } catch (err) {
+      if (err instanceof GatewayHttpError && err.status === 404) return null;
+      throw err;
+    }
   }
 
   async trace(id: string, turn?: number): Promise<TraceRecord[]> {

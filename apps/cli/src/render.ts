@@ -1,4 +1,4 @@
-import type { SessionView, TraceRecord } from './api';
+import type { SessionView, StreamInfo, StreamList, TraceRecord } from './api';
 import { stripAnsi, type Style } from './style';
 
 const MAX_CELL = 48;
@@ -82,31 +82,40 @@ export function pipelineJson(request: Record<string, unknown>): string {
   return JSON.stringify(request, null, 2);
 }
 
-interface StreamInfo {
-  name: string;
-  columns?: { name: string; data_type: string }[];
-}
-
 /** A turn's answer without SQL: the stream list, a schema, or a message. */
 export function renderAnswer(answer: NonNullable<SessionView['answer']>, s: Style): string {
   if (answer.kind === 'streams' && Array.isArray(answer.data)) {
     const streams = answer.data as StreamInfo[];
     if (!streams.length) return answer.text;
-    return table(
-      ['stream', 'columns'],
-      streams.map((x) => [x.name, (x.columns ?? []).map((c) => c.name).join(', ')]),
-      s,
-    );
+    return streamTable(streams, 'stream', s);
   }
   if (answer.kind === 'schema' && answer.data && typeof answer.data === 'object') {
-    const info = answer.data as StreamInfo;
-    return `${s.bold(`stream ${info.name}`)}\n${table(
-      ['column', 'type'],
-      (info.columns ?? []).map((c) => [c.name, c.data_type]),
-      s,
-    )}`;
+    return renderStreamSchema(answer.data as StreamInfo, s);
   }
   return answer.text;
+}
+
+function streamTable(streams: StreamInfo[], noun: string, s: Style): string {
+  return table(
+    [noun, 'columns'],
+    streams.map((x) => [x.name, (x.columns ?? []).map((c) => c.name).join(', ')]),
+    s,
+  );
+}
+
+/** `GET /v1/streams`: one row per stream (table) with its column names. */
+export function renderStreams(list: StreamList, s: Style): string {
+  if (!list.streams.length) return `the ${list.target} engine has no ${list.source_noun}s yet`;
+  return streamTable(list.streams, list.source_noun, s);
+}
+
+/** One stream's columns and types. */
+export function renderStreamSchema(info: StreamInfo, s: Style, noun = 'stream'): string {
+  return `${s.bold(`${noun} ${info.name}`)}\n${table(
+    ['column', 'type'],
+    (info.columns ?? []).map((c) => [c.name, c.data_type]),
+    s,
+  )}`;
 }
 
 /** What the failed attempts of this request were (the repairs), one line each. */

@@ -11,6 +11,8 @@ import {
   renderDraft,
   renderInterrupt,
   renderRepairs,
+  renderStreamSchema,
+  renderStreams,
   renderTrace,
 } from './render';
 import type { Style } from './style';
@@ -44,8 +46,6 @@ const HISTORY_SIZE = 1000;
  */
 export class Repl {
   private view!: SessionView;
-  /** Side session for /streams and /describe, so looking around never disturbs the conversation. */
-  private side: { id: string; target: string } | null = null;
   private useStream: string | null;
   private knownStreams: string[] = [];
   private preferredTarget: string | undefined;
@@ -192,11 +192,11 @@ export class Repl {
         body = this.useStream ? { text, stream: this.useStream } : { text };
         break;
     }
-    await this.turn(this.view.session_id, body, false);
+    await this.turn(this.view.session_id, body);
   }
 
   /** Runs one turn with live progress; Ctrl-C cancels it (or stops waiting for it). */
-  private async turn(sessionId: string, body: TurnBody, side: boolean): Promise<SessionView | null> {
+  private async turn(sessionId: string, body: TurnBody): Promise<SessionView | null> {
     const controller = new AbortController();
     this.running = controller;
     const reporter = new ProgressReporter(this.o.stderr, this.o.errStyle);
@@ -207,17 +207,17 @@ export class Repl {
         onEvent: (e) => reporter.event(e),
         onStarted: (v) => {
           turnId = v.turn_id;
-          if (!side) this.view = v;
+          this.view = v;
         },
       });
       reporter.finish();
-      if (!side) this.view = view;
-      this.present(view, body, side);
+      this.view = view;
+      this.present(view, body);
       return view;
     } catch (err) {
       reporter.finish();
       if (err instanceof StoppedError && turnId !== undefined) {
-        if (err.reason === 'interrupt') await this.afterInterrupt(sessionId, turnId, side);
+        if (err.reason === 'interrupt') await this.afterInterrupt(sessionId, turnId);
         return null;
       }
       throw err;
@@ -226,7 +226,7 @@ export class Repl {
     }
   }
 
-  private async afterInterrupt(sessionId: string, turnId: number, side: boolean): Promise<void> {
+  private async afterInterrupt(sessionId: string, turnId: number): Promise<void> {
     const { api, errStyle: es } = this.o;
     const outcome = await api.cancelTurn(sessionId);
     if (outcome === 'unsupported') {
@@ -243,17 +243,17 @@ export class Repl {
     } catch {
       view = await api.getSession(sessionId);
     }
-    if (!side) this.view = view;
+    this.view = view;
     if (view.status === 'cancelled' || outcome === 'cancelled') {
       this.err(es.yellow(`turn ${turnId} cancelled`));
-      if (view.status !== 'cancelled' && view.status !== 'running') this.present(view, {}, side);
+      if (view.status !== 'cancelled' && view.status !== 'running') this.present(view, {});
     } else {
-      this.present(view, {}, side);
+      this.present(view, {});
     }
   }
 
   /** Prints what a turn left: the result on stdout, status lines on stderr. */
-  private present(view: SessionView, body: TurnBody, side = false): void {
+  private present(view: SessionView, body: TurnBody): void {
     const { outStyle: s, errStyle: es } = this.o;
     const columns = this.o.stdout.columns || 100;
     switch (view.status) {
@@ -261,13 +261,6 @@ export class Repl {
         const interrupt = view.interrupt;
         if (interrupt?.type === 'need_stream') this.knownStreams = interrupt.choices ?? this.knownStreams;
         if (interrupt?.type === 'need_confirm') this.out(renderDraft(view, s, columns));
-        if (side) {
-          // A look-around turn asks back: show the question, keep the conversation's state.
-          this.side = null;
-          this.out(`${s.magenta('?')} ${interrupt?.question ?? ''}`);
-          if (interrupt?.choices?.length) this.out(s.dim(`streams: ${interrupt.choices.join(', ')}`));
-          return;
-        }
         this.out(renderInterrupt(view, s));
         return;
       }
@@ -320,15 +313,6 @@ export class Repl {
     );
   }
 
-  private async sideSession(): Promise<string> {
-    const target = this.view.target;
-    if (!this.side || this.side.target !== target) {
-      const created = await this.o.api.createSession({ target });
-      this.side = { id: created.session_id, target };
-    }
-    return this.side.id;
-  }
-
   private async command(c: Command): Promise<'exit' | void> {
     const { api, outStyle: s, errStyle: es } = this.o;
     switch (c.name) {
@@ -337,16 +321,21 @@ export class Repl {
         return;
       case 'exit':
         return 'exit';
-      case 'streams':
-        await this.turn(await this.sideSession(), { text: 'list the streams' }, true);
+      case 'streams': {
+        // The catalog endpoint reads the engine directly: looking around never touches the conversation.
+        const list = await api.listStreams(this.view.target);
+        this.knownStreams = list.streams.map((x) => x.name);
+        this.out(renderStreams(list, s));
         return;
+      }
       case 'describe': {
         const known = this.matchKnown(c.stream);
         if (known === undefined) {
           return this.hint(`unknown stream '${c.stream}'; known streams: ${this.knownStreams.join(', ')}`);
         }
-        const stream = known ?? c.stream;
-        await this.turn(await this.sideSession(), { text: `describe the stream ${stream}`, stream }, true);
+        const info = await api.describeStream(known ?? c.stream, this.view.target);
+        if (!info) return this.hint(`no stream named '${known ?? c.stream}' on ${this.view.target}`);
+        this.out(renderStreamSchema(info, s));
         return;
       }
       case 'use': {
@@ -365,7 +354,7 @@ export class Repl {
         }
         this.useStream = known ?? c.stream;
         if (this.view.status === 'waiting' && this.view.interrupt?.type === 'need_stream') {
-          await this.turn(this.view.session_id, { stream: this.useStream }, false);
+          await this.turn(this.view.session_id, { stream: this.useStream });
           return;
         }
         this.err(es.dim(`new requests use stream ${this.useStream}`));

@@ -14,6 +14,8 @@ import { EventsController } from './events/events.controller';
 import { HealthController } from './health/health.controller';
 import { SeedTraceController, SeedTurnController, SessionsController } from './sessions/sessions.controller';
 import { TurnService } from './sessions/turn.service';
+import { CatalogService } from './streams/catalog.service';
+import { StreamsController } from './streams/streams.controller';
 
 @Module({})
 export class GatewayModule {
@@ -32,9 +34,17 @@ export class GatewayModule {
           }),
         }),
       ],
-      controllers: [SessionsController, EventsController, SeedTurnController, SeedTraceController, HealthController],
+      controllers: [
+        SessionsController,
+        EventsController,
+        SeedTurnController,
+        SeedTraceController,
+        HealthController,
+        StreamsController,
+      ],
       providers: [
         TurnService,
+        CatalogService,
         EventStreamService,
         // One blocking Redis connection for every SSE client and waiting turn of this process.
         { provide: EventHub, inject: [REDIS, RedisKeys], useFactory: (r: Redis, k: RedisKeys) => new EventHub(r, k) },

@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { TargetKind } from '@nl2p/envelope';
+import { SESSION_CURSOR_PATTERN } from '@nl2p/session-store';
 
 /** Hard cap of the DTO; the configured limit (MAX_TURN_TEXT) is checked by the turn service. */
 export const MAX_TURN_TEXT = 20_000;
@@ -110,4 +111,20 @@ export class SeedTurnDto extends TurnDto {
   @IsString()
   @Matches(/^[0-9a-f]{32}$/, { message: 'session_id must be 32 lowercase hex characters' })
   session_id?: string;
+}
+
+export class ListSessionsQuery {
+  @ApiPropertyOptional({ description: 'Sessions per page', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: '`next_cursor` of the previous page' })
+  @IsOptional()
+  @IsString()
+  @Matches(SESSION_CURSOR_PATTERN, { message: 'cursor must be a next_cursor this endpoint returned' })
+  cursor?: string;
 }

@@ -33,3 +33,18 @@ export function sessionView(e: Envelope) {
   };
 }
 export type SessionView = ReturnType<typeof sessionView>;
+
+/** One line of `GET /v1/sessions`: enough to pick a session up again. */
+export function sessionSummary(e: Envelope) {
+  return {
+    session_id: e.session_id,
+    status: e.status,
+    turn_id: e.turn_id,
+    target: e.target,
+    active_stream: e.active_stream,
+    request: e.request,
+    interrupt_type: e.status === 'waiting' ? (e.interrupt?.type ?? null) : null,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  };
+}

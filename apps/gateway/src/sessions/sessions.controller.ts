@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SESSION_ID_PATTERN } from '@nl2p/envelope';
 import { NotFoundException } from '@nestjs/common';
-import { CreateSessionDto, SeedTurnDto, TurnDto } from './dto';
-import { sessionView } from './session-view';
+import { CreateSessionDto, ListSessionsQuery, SeedTurnDto, TurnDto } from './dto';
+import { sessionSummary, sessionView } from './session-view';
 import { TurnService } from './turn.service';
 import { Tenant } from '../auth/tenant.decorator';
 import { TenantLimits } from '../auth/tenant-limits.service';
@@ -27,6 +27,28 @@ export class SessionsController {
   @ApiOperation({ summary: 'Create a session (the server generates its id)' })
   async create(@Body() dto: CreateSessionDto, @Tenant() tenant: string) {
     return sessionView(await this.turns.createSession(dto, tenant));
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: "The caller's own sessions, newest first, a page at a time",
+    description:
+      "Only sessions of the API key's tenant. `next_cursor` (null on the last page) is passed back as `cursor`. Expired sessions are not listed.",
+  })
+  async list(@Query() query: ListSessionsQuery, @Tenant() tenant: string) {
+    const page = await this.turns.listSessions(tenant, query.limit ?? 20, query.cursor);
+    return { sessions: page.sessions.map(sessionSummary), next_cursor: page.next_cursor };
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Delete a session with its events and trace',
+    description: 'A running turn is cancelled first (its temporary pipelines are deleted). 404 without the session.',
+  })
+  async remove(@Param('id') id: string, @Tenant() tenant: string): Promise<void> {
+    await this.turns.get(checkId(id), tenant);
+    await this.turns.deleteSession(id);
   }
 
   @Get(':id')

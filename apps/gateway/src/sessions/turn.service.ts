@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { newSessionEnvelope, type Envelope, type SessionEvent, type UserInput } from '@nl2p/envelope';
 import { preTurn } from '@nl2p/graph';
+import { countTurnEnd } from '@nl2p/metrics';
 import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/queue';
 import { EventHub, EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
@@ -125,6 +126,8 @@ export class TurnService {
     if (decision.kind === 'run') {
       await this.dispatcher.dispatch(saved);
     } else {
+      // A turn that ends at once (a confirmation) ends here, not in a worker.
+      countTurnEnd(saved.status);
       if (leftover) {
         await this.dispatcher.scheduleReap({
           session_id: sessionId,
@@ -191,6 +194,21 @@ export class TurnService {
       }, WAIT_TICK_MS);
     });
     return this.get(sessionId);
+  }
+
+  /** The tenant's own sessions, newest first, one page at a time. */
+  listSessions(tenant: string, limit: number, cursor?: string) {
+    return this.store.listForTenant(tenant, limit, cursor ?? null);
+  }
+
+  /**
+   * Deletes a session with its events and trace. A running turn is cancelled first, so its temp
+   * pipelines are reaped as for any cancel and its workers drop their late results.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    const current = await this.get(sessionId);
+    if (current.status === 'running') await this.control.cancel(sessionId);
+    await this.store.delete(sessionId);
   }
 
   trace(sessionId: string, turnId?: number) {

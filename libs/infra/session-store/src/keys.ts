@@ -15,6 +15,13 @@ export class RedisKeys {
   hubWake(instance: string): string {
     return `${this.prefix}:hub:${instance}:wake`;
   }
+  /**
+   * A tenant's sessions, newest first: a sorted set whose members (all scored 0) are
+   * `{created ms, zero-padded}:{session id}`, so paging by member is exact (see listForTenant).
+   */
+  tenantSessions(tenant: string): string {
+    return `${this.prefix}:tenant:${tenant}:sessions`;
+  }
   trace(id: string): string {
     return `${this.prefix}:session:${id}:trace`;
   }

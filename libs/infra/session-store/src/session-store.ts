@@ -21,7 +21,13 @@ export interface SessionStore {
    * are appended once per turn: when that turn's end is already in the stream, none are.
    */
   compareAndSet(expectedVersion: number, next: Envelope, events?: SessionEvent[]): Promise<Envelope | null>;
+  /** Deletes the session with its events, trace and index entries (a missing one is fine). */
   delete(sessionId: string): Promise<void>;
+  /**
+   * A tenant's live sessions, newest first, `limit` at a time; `cursor` continues after the last
+   * page (null when there is no more). Sessions that expired meanwhile are skipped and forgotten.
+   */
+  listForTenant(tenant: string, limit: number, cursor?: string | null): Promise<TenantSessionPage>;
   /**
    * Sessions whose turn is running and whose last checkpoint is older than `olderThanMs`
    * (0: all of them), oldest first; maintained by {@link compareAndSet} for the janitor.
@@ -30,6 +36,21 @@ export interface SessionStore {
   /** Drops sessions from the running index (e.g. the session expired while its turn ran). */
   forgetRunning(sessionIds: string[]): Promise<void>;
 }
+
+export interface TenantSessionPage {
+  sessions: Envelope[];
+  /** Pass back to get the next page; null on the last one. */
+  next_cursor: string | null;
+}
+
+/** A tenant index member: creation time first so members sort by it, then the id. */
+function indexMember(envelope: Envelope): string {
+  const created = Date.parse(envelope.created_at);
+  return `${String(Number.isFinite(created) ? created : 0).padStart(16, '0')}:${envelope.session_id}`;
+}
+
+/** What a tenant index member or a page cursor looks like; anything else is refused before Redis. */
+export const SESSION_CURSOR_PATTERN = /^\d{16}:[0-9a-f]{32}$/;
 
 // Checks the version and writes in one step, so two writers can never both win. The same step
 // keeps the running index (KEYS[4]) in line with the status, and gives the session's events,
@@ -77,7 +98,12 @@ export class RedisSessionStore implements SessionStore {
     const key = this.keys.session(envelope.session_id);
     const created = await this.redis.hsetnx(key, 'version', String(envelope.version));
     if (!created) return false;
-    await this.redis.multi().hset(key, 'envelope', JSON.stringify(envelope)).expire(key, this.ttlSeconds).exec();
+    await this.redis
+      .multi()
+      .hset(key, 'envelope', JSON.stringify(envelope))
+      .expire(key, this.ttlSeconds)
+      .zadd(this.keys.tenantSessions(envelope.tenant), 0, indexMember(envelope))
+      .exec();
     return true;
   }
 
@@ -119,8 +145,10 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async delete(sessionId: string): Promise<void> {
-    await this.redis
-      .multi()
+    const envelope = await this.get(sessionId);
+    const tx = this.redis.multi();
+    if (envelope) tx.zrem(this.keys.tenantSessions(envelope.tenant), indexMember(envelope));
+    await tx
       .del(
         this.keys.session(sessionId),
         this.keys.events(sessionId),
@@ -129,6 +157,27 @@ export class RedisSessionStore implements SessionStore {
       )
       .zrem(this.keys.running(), sessionId)
       .exec();
+  }
+
+  async listForTenant(tenant: string, limit: number, cursor?: string | null): Promise<TenantSessionPage> {
+    const key = this.keys.tenantSessions(tenant);
+    const sessions: Envelope[] = [];
+    let after = cursor ? `(${cursor}` : '+';
+    // Expired sessions leave their index entry behind; they are dropped here, so a page may take
+    // a few reads, but it is always full unless the index has run out.
+    for (;;) {
+      const want = limit - sessions.length;
+      const members = await this.redis.zrevrangebylex(key, after, '-', 'LIMIT', 0, want + 1);
+      const page = members.slice(0, want);
+      const found = await Promise.all(page.map((m) => this.get(m.slice(m.indexOf(':') + 1))));
+      const gone = page.filter((_, i) => !found[i]);
+      if (gone.length) await this.redis.zrem(key, ...gone);
+      for (const e of found) if (e && e.tenant === tenant) sessions.push(e);
+      const last = page.at(-1);
+      if (members.length <= want || !last) return { sessions, next_cursor: null };
+      if (sessions.length >= limit) return { sessions, next_cursor: last };
+      after = `(${last}`;
+    }
   }
 
   async listRunning(olderThanMs: number, limit = 500): Promise<{ sessionId: string; checkpointAt: number }[]> {
