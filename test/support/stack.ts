@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import { loadConfig, type AppConfig } from '@nl2p/config';
+import { WorkerLifecycle } from '@nl2p/queue';
 import { createGatewayApp } from '../../apps/gateway/src/create-app';
 import { ExplainerModule } from '../../apps/explainer/src/explainer.module';
 import { RouterLlmModule } from '../../apps/router-llm/src/router-llm.module';
@@ -27,6 +28,8 @@ export interface StackOptions {
 export interface Stack {
   config: AppConfig;
   gatewayUrl: string;
+  /** Each worker's probe and metrics server (`METRICS_PORT` set, e.g. `'0'` for a free port). */
+  probeUrls?: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -70,10 +73,20 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   if (opts.duckdb) await ensureDemoDatabase(config.duckdb.path);
   const logger = new ConsoleLogger('test', { logLevels: ['error', 'warn'] });
   const workers: INestApplicationContext[] = [];
-  for (const mod of [ValidatorModule, RouterLlmModule, SqlDrafterModule, ExplainerModule, JanitorModule]) {
+  const probeUrls: Record<string, string> = {};
+  const services = {
+    validator: ValidatorModule,
+    'router-llm': RouterLlmModule,
+    'sql-drafter': SqlDrafterModule,
+    explainer: ExplainerModule,
+    janitor: JanitorModule,
+  };
+  for (const [service, mod] of Object.entries(services)) {
     const ctx = await NestFactory.createApplicationContext(mod.forRoot(config), { logger });
     await ctx.init();
     workers.push(ctx);
+    const probe = ctx.get(WorkerLifecycle).probeAddress();
+    if (probe) probeUrls[service] = `http://127.0.0.1:${probe.port}`;
   }
   const gateway: INestApplication = await createGatewayApp(config, logger);
   await gateway.listen(0, '127.0.0.1');
@@ -81,6 +94,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   return {
     config,
     gatewayUrl,
+    probeUrls,
     async close() {
       await gateway.close();
       for (const w of workers) await w.close();

@@ -2,10 +2,12 @@ import './instrument';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@nl2p/config';
+import { setServiceLabel } from '@nl2p/metrics';
 import { createGatewayApp } from './create-app';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  setServiceLabel('gateway');
   const app = await createGatewayApp(config);
   await app.listen(config.gateway.port, config.gateway.host);
   new Logger('gateway').log(`listening on ${await app.getUrl()} (OpenAPI at /openapi.json, docs at /docs)`);

@@ -9,6 +9,7 @@ import { isTmpPipelineId, TargetKind, type Envelope } from '@nl2p/envelope';
 import { ownsTmpPipeline, parseTmpPipelineId, type ReapJobData } from '@nl2p/graph';
 import { REDIS, SESSION_STORE, TurnControl, errorMessage } from '@nl2p/queue';
 import { RedisKeys, type SessionStore } from '@nl2p/session-store';
+import { countTmpSwept } from '@nl2p/metrics';
 import { failSpan, tracer } from '@nl2p/telemetry';
 import { TMP_PIPELINES, type TmpPipelines } from './tmp-pipelines';
 
@@ -129,6 +130,7 @@ export class JanitorService {
       deleted.push(id);
     }
     if (deleted.length) {
+      countTmpSwept('reaped', deleted.length);
       await this.redis.hincrby(this.keys.janitorStats(), 'tmp_reaped', deleted.length);
       this.logger.log({
         msg: 'temp pipelines reaped',
@@ -288,6 +290,7 @@ export class JanitorService {
       try {
         await this.pipelines.delete(id);
         report.tmp_deleted.push({ id, reason });
+        countTmpSwept(reason);
         await this.redis.hdel(this.keys.janitorFirstSeen(), id);
       } catch (err) {
         report.errors.push(`deleting ${id}: ${errorMessage(err)}`);

@@ -1,16 +1,23 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Redis } from 'ioredis';
+import { METRICS_CONTENT_TYPE, metricsText } from '@nl2p/metrics';
 import { REDIS } from '@nl2p/queue';
 import { Public } from '../auth/public.decorator';
 
+/**
+ * Probes and metrics. `/health` is readiness (Redis reachable: without it no turn can run);
+ * `/health/live` only says the process answers, so a Redis outage does not get every gateway
+ * restarted; `/metrics` is the Prometheus text format. All public: nothing here names a session
+ * or a tenant (see @nl2p/metrics).
+ */
 @ApiTags('health')
 @Public()
-@Controller('health')
+@Controller()
 export class HealthController {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
-  @Get()
+  @Get('health')
   async health() {
     try {
       await this.redis.ping();
@@ -18,5 +25,18 @@ export class HealthController {
       throw new ServiceUnavailableException('redis unreachable', { cause: err });
     }
     return { status: 'ok' };
+  }
+
+  @Get('health/live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('metrics')
+  @ApiExcludeEndpoint()
+  @Header('content-type', METRICS_CONTENT_TYPE)
+  @Header('cache-control', 'no-store')
+  metrics(): Promise<string> {
+    return metricsText();
   }
 }

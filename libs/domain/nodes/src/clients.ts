@@ -1,7 +1,7 @@
 import type { AppConfig } from '@nl2p/config';
 import type { TargetKind } from '@nl2p/envelope';
 import { configuredTargets, instanceKey, targetProfile, type EngineTarget, type TargetProfile } from '@nl2p/engine';
-import { LocalLlmClient, OpenAiLlmClient, type LlmClient, type LlmUsage } from '@nl2p/llm';
+import { LocalLlmClient, OpenAiLlmClient, type LlmClient, type LlmRole, type LlmUsage } from '@nl2p/llm';
 import { recordEngineCall, recordLlmCall } from '@nl2p/telemetry';
 
 /**
@@ -58,16 +58,19 @@ export function compactPrompts(config: AppConfig): boolean {
 export function createLlmClient(config: AppConfig): LlmClient {
   const record =
     (provider: string) =>
-    (u: LlmUsage): void =>
-      recordLlmCall({
-        provider,
-        model: u.model,
-        input_tokens: u.input_tokens,
-        output_tokens: u.output_tokens,
-        latency_ms: u.latency_ms,
-        finish_reason: u.finish_reason,
-        retries: u.retries,
-      });
+    (u: LlmUsage, role: LlmRole): void =>
+      recordLlmCall(
+        {
+          provider,
+          model: u.model,
+          input_tokens: u.input_tokens,
+          output_tokens: u.output_tokens,
+          latency_ms: u.latency_ms,
+          finish_reason: u.finish_reason,
+          retries: u.retries,
+        },
+        role,
+      );
   if (config.llm.provider === 'local') {
     const local = config.llm.local;
     return new LocalLlmClient({

@@ -153,6 +153,19 @@ export const EnvSchema = z.object({
   TRACE_CONTENT: bool(false),
   /** Milliseconds between SSE heartbeats, so proxies keep idle streams open. */
   SSE_HEARTBEAT_MS: int(15_000),
+  /**
+   * Workers only: the small HTTP port serving `/metrics` (Prometheus), `/health` (readiness:
+   * Redis reachable, workers consuming) and `/health/live`. Unset: no such server (local runs
+   * start five workers on one host); deployments set it (Kubernetes and compose: 9464).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * On SIGTERM a worker stops taking jobs and gives its running ones this long to finish; what
+   * still runs then is handed back to the queue for another replica. Keep it below the pod's
+   * termination grace period.
+   */
+  SHUTDOWN_GRACE_MS: int(20_000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   LOG_JSON: bool(true),
 });
@@ -237,7 +250,9 @@ export interface AppConfig {
   workflow: { maxAttempts: number; draftMode: DraftMode; linking: boolean; planTrustLinks: boolean };
   sink: { type: string; props: Record<string, unknown> };
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
-  worker: { concurrency: number; backoffFactor: number };
+  worker: { concurrency: number; backoffFactor: number; shutdownGraceMs: number };
+  /** The workers' probe and metrics server (`METRICS_PORT`); `port` undefined: none. */
+  metrics: { host: string; port: number | undefined };
   janitor: { sweepEveryMs: number; tmpMaxAgeMs: number; foreignTmpMaxAgeMs: number; turnDeadlineMs: number };
   /** Names this deployment in its temp pipeline ids (see `DEPLOYMENT_ID`). */
   deploymentId: string;
@@ -315,7 +330,12 @@ function toAppConfig(e: Env): AppConfig {
       eventsMaxLen: e.EVENTS_MAX_LEN,
       traceMaxRecords: e.TRACE_MAX_RECORDS,
     },
-    worker: { concurrency: e.WORKER_CONCURRENCY, backoffFactor: e.JOB_BACKOFF_FACTOR },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      backoffFactor: e.JOB_BACKOFF_FACTOR,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    },
+    metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT },
     janitor: {
       sweepEveryMs: e.JANITOR_SWEEP_EVERY_MS,
       tmpMaxAgeMs: e.JANITOR_TMP_MAX_AGE_MS,

@@ -6,3 +6,5 @@ export * from './tokens';
 export * from './turn-control';
 export * from './workflow-worker';
 export * from './run-worker';
+export * from './queue-depth';
+export * from './worker-lifecycle';

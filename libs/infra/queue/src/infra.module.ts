@@ -1,4 +1,5 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
@@ -8,6 +9,8 @@ import { CatalogCache, EventLog, RedisKeys, RedisSessionStore, TraceLog } from '
 import { WorkflowDispatcher } from './dispatcher';
 import { TurnControl } from './turn-control';
 import { NodeRunner } from './node-runner';
+import { QueueDepthReporter } from './queue-depth';
+import { WorkerLifecycle } from './worker-lifecycle';
 import { REDIS, SESSION_STORE } from './tokens';
 
 /** Closes the shared Redis connection and flushes the last spans when the app stops. */
@@ -31,6 +34,7 @@ export class InfraModule {
     return {
       module: InfraModule,
       imports: [
+        DiscoveryModule,
         BullModule.forRoot({ connection: { url: config.redis.url }, prefix: `${config.redis.prefix}-bull` }),
         // Producers for every workflow queue, and the janitor's (for `reap` jobs).
         BullModule.registerQueue(...[...WORKFLOW_QUEUES, QueueName.Janitor].map((name) => ({ name }))),
@@ -64,6 +68,9 @@ export class InfraModule {
         WorkflowDispatcher,
         TurnControl,
         NodeRunner,
+        // Queue depth for /metrics; probes, metrics port and graceful stop of the app's workers.
+        QueueDepthReporter,
+        WorkerLifecycle,
       ],
       exports: [
         BullModule,
@@ -76,6 +83,7 @@ export class InfraModule {
         WorkflowDispatcher,
         TurnControl,
         NodeRunner,
+        WorkerLifecycle,
       ],
     };
   }

@@ -13,7 +13,9 @@ import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
+import { countTurnEnd } from '@nl2p/metrics';
 import { WorkflowDispatcher, type NodeJobData } from './dispatcher';
+import { startNodeRunMeasure } from './node-metrics';
 import { SupersededError, describeFailure, errorMessage, isRetryable, redact } from './failures';
 import { SESSION_STORE, TMP_REAPER, type TmpPipelineReaper } from './tokens';
 import { TurnControl, turnEndEvents, type TurnPosition } from './turn-control';
@@ -83,13 +85,16 @@ export class NodeRunner {
     const data = job.data as Partial<NodeJobData> | undefined;
     const parent = extractCarrier(data?.envelope?.trace);
     const name = `node ${data?.envelope?.node ?? 'unknown'}`;
+    const measured = startNodeRunMeasure(job, data?.envelope?.node);
     return tracer().startActiveSpan(name, {}, parent, async (span) => {
       try {
         const outcome = await this.runNode(job, handlers, service, span);
         span.setAttribute('nl2p.outcome', outcome);
+        measured({ outcome });
         return outcome;
       } catch (err) {
         failSpan(span, err);
+        measured({ error: err });
         throw err;
       } finally {
         span.end();
@@ -196,7 +201,10 @@ export class NodeRunner {
       ]);
       return 'stale';
     }
-    if (next === END) return 'advanced';
+    if (next === END) {
+      countTurnEnd(saved.status);
+      return 'advanced';
+    }
     try {
       await this.dispatcher.dispatch(saved);
     } catch (err) {

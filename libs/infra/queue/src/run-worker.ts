@@ -2,14 +2,17 @@ import 'reflect-metadata';
 import { Logger, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createLogger, loadConfig, type AppConfig } from '@nl2p/config';
+import { setServiceLabel } from '@nl2p/metrics';
 
 /**
- * Boots a worker app (no HTTP): validates the environment, starts the module, and stops
- * cleanly on SIGTERM/SIGINT so in-flight jobs finish or are handed back to the queue.
+ * Boots a worker app: validates the environment, starts the module (with its probe and metrics
+ * port when `METRICS_PORT` is set, see {@link WorkerLifecycle}), and stops cleanly on
+ * SIGTERM/SIGINT: in-flight jobs finish within `SHUTDOWN_GRACE_MS` or are handed back to the queue.
  */
 export async function runWorkerApp(service: string, moduleFor: (config: AppConfig) => DynamicModule): Promise<void> {
   try {
     const config = loadConfig(process.env);
+    setServiceLabel(service);
     const app = await NestFactory.createApplicationContext(moduleFor(config), {
       logger: createLogger(config, service),
     });

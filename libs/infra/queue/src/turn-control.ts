@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Envelope, NodeName, SessionEvent } from '@nl2p/envelope';
 import { remember, tmpPipelinesOf } from '@nl2p/graph';
+import { countTurnEnd } from '@nl2p/metrics';
 import type { SessionStore } from '@nl2p/session-store';
 import { WorkflowDispatcher } from './dispatcher';
 import { errorMessage } from './failures';
@@ -62,6 +63,7 @@ export class TurnControl {
         if ('version' in at) return null;
         continue;
       }
+      countTurnEnd(saved.status);
       await this.releaseTmpPipelines(saved, saved.status);
       return saved;
     }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { countCatalogLookup } from '@nl2p/metrics';
 import type { RedisKeys } from './keys';
 
 /**
@@ -17,7 +18,11 @@ export class CatalogCache<T> {
   async currentHash(target: string, engine: string, load: () => Promise<T>): Promise<string> {
     const pointer = this.keys.catalogCurrent(target, engine);
     const hash = await this.redis.get(pointer);
-    if (hash && (await this.redis.exists(this.keys.catalog(target, hash)))) return hash;
+    if (hash && (await this.redis.exists(this.keys.catalog(target, hash)))) {
+      countCatalogLookup(true);
+      return hash;
+    }
+    countCatalogLookup(false);
     const catalog = await load();
     const body = JSON.stringify(catalog);
     const fresh = createHash('sha256').update(body).digest('hex').slice(0, 16);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { SpanKind } from '@opentelemetry/api';
+import { observeEngineCall, observeLlmCall } from '@nl2p/metrics';
 import { tracer } from './otel';
 
 export interface LlmCallRecord {
@@ -47,12 +48,21 @@ export function currentCallLog(): CallLog | undefined {
 }
 
 /**
- * Records an LLM call: into the node run's call log, and as a child span of the node's span
- * with the OpenTelemetry GenAI attributes. The span is made after the call from its measured
- * latency, so the clients need no tracing code of their own.
+ * Records an LLM call: into the node run's call log, as a child span of the node's span with
+ * the OpenTelemetry GenAI attributes, and in the Prometheus series (by `role`: router, preview,
+ * reasoning). The span is made after the call from its measured latency, so the clients need no
+ * tracing code of their own.
  */
-export function recordLlmCall(call: LlmCallRecord): void {
+export function recordLlmCall(call: LlmCallRecord, role = 'unknown'): void {
   storage.getStore()?.llm.push(call);
+  observeLlmCall({
+    role,
+    model: call.model,
+    inputTokens: call.input_tokens,
+    outputTokens: call.output_tokens,
+    latencyMs: call.latency_ms,
+    retries: call.retries,
+  });
   const end = Date.now();
   const span = tracer().startSpan(`chat ${call.model}`, {
     kind: SpanKind.CLIENT,
@@ -71,9 +81,16 @@ export function recordLlmCall(call: LlmCallRecord): void {
   span.end(end);
 }
 
-/** Records an engine call: into the node run's call log, and as an HTTP client span. */
+/** Records an engine call: into the node run's call log, as an HTTP client span, and in the Prometheus series. */
 export function recordEngineCall(call: EngineCallRecord): void {
   storage.getStore()?.engine.push(call);
+  observeEngineCall({
+    method: call.method,
+    route: call.route,
+    status: call.status,
+    latencyMs: call.latency_ms,
+    retries: call.retries,
+  });
   const end = Date.now();
   const span = tracer().startSpan(`${call.method} ${call.route}`, {
     kind: SpanKind.CLIENT,
