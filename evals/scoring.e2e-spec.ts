@@ -15,6 +15,7 @@ import { loadSqlSet, loadVelofluxSet, selectItems } from './src/dataset';
 import { EvalGateway } from './src/gateway';
 import { ROOT } from './src/process';
 import { ResultDb } from './src/results';
+import { ReferencePlans } from './src/reference-plans';
 import { runSqlEval, runVelofluxEval } from './src/runner';
 import { startEvalStack, type EvalStack } from './src/stack';
 
@@ -74,13 +75,15 @@ const PLANS: Record<string, Plan> = {
   },
   'clarify-02': { route: { intent: 'ask_user', stream: null, question: 'Best by which measure?' }, drafts: [] },
   'clarify-01': { route: nl2sql('sensor_readings'), drafts: ['SELECT * FROM sensor_readings'] },
-  // veloFlux (fake Manager): the expected plan; a valid query with the wrong plan; a question.
+  // veloFlux (fake Manager): the reference's plan under other aliases and another column order; a
+  // valid query with the wrong plan; `SELECT *` where the reference names columns; a question.
   'vf-01': {
     route: nl2sql('sensor_stream'),
     drafts: [
-      "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10)",
+      "SELECT avg(temperature) AS mean_temperature, device_id FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10)",
     ],
   },
+  'vf-09': { route: nl2sql('vehicle'), drafts: ['SELECT * FROM vehicle'] },
   'vf-02': {
     route: nl2sql('sensor_stream'),
     drafts: [
@@ -154,16 +157,18 @@ describe('eval runner and scoring, with a scripted model', () => {
     'clarify-02',
     'clarify-01',
   ]);
-  const veloItems = selectItems(loadVelofluxSet().items, ['vf-01', 'vf-02', 'vf-12']);
+  const veloItems = selectItems(loadVelofluxSet().items, ['vf-01', 'vf-02', 'vf-09', 'vf-12']);
   const model = new ScriptedModel(Object.fromEntries([...sqlItems, ...veloItems].map((i) => [i.id, i.request])));
   let stack: EvalStack;
   let db: ResultDb;
+  let managerUrl: string;
 
   beforeAll(async () => {
     const redisUrl = process.env.REDIS_URL;
     if (!redisUrl) throw new Error('REDIS_URL is not set: run through jest (its global setup starts Redis)');
     llm.handler = model.answer;
-    const [llmUrl, managerUrl] = await Promise.all([llm.start(), manager.start(), ensureDemoDatabase(goldPath)]);
+    let llmUrl: string;
+    [llmUrl, managerUrl] = await Promise.all([llm.start(), manager.start(), ensureDemoDatabase(goldPath)]);
     stack = await startEvalStack({
       redisUrl,
       dist: process.env.EVAL_DIST ?? path.join(ROOT, 'dist'),
@@ -391,22 +396,24 @@ describe('eval runner and scoring, with a scripted model', () => {
     for (const i of items) expect(i.latency_ms).toBeGreaterThan(0);
   });
 
-  it('scores the veloFlux items by engine acceptance and plan features', async () => {
+  it("scores the veloFlux items by the engine's plan of the accepted SQL against its plan of the reference", async () => {
     const gateway = new EvalGateway(stack.gatewayUrl, stack.apiKey);
-    const { summary, items } = await runVelofluxEval(veloItems, { gateway, turnTimeoutMs: 20_000 });
-    expect(
-      items.map((i) => ({ id: i.id, outcome: i.outcome, plan: i.plan_match, unexpected: i.unexpected_features })),
-    ).toEqual([
-      { id: 'vf-01', outcome: 'sql', plan: true, unexpected: [] },
-      { id: 'vf-02', outcome: 'sql', plan: false, unexpected: ['Window_', 'Aggregation_'] },
-      { id: 'vf-12', outcome: 'clarification', plan: null, unexpected: [] },
+    const references = new ReferencePlans(managerUrl);
+    const { summary, items } = await runVelofluxEval(veloItems, { gateway, turnTimeoutMs: 20_000, references });
+    expect(items.map((i) => ({ id: i.id, outcome: i.outcome, plan: i.plan_match, detail: i.plan_detail }))).toEqual([
+      { id: 'vf-01', outcome: 'sql', plan: true, detail: null },
+      { id: 'vf-02', outcome: 'sql', plan: false, detail: expect.stringMatching(/^plan step \d+: /) },
+      { id: 'vf-09', outcome: 'sql', plan: false, detail: expect.stringContaining('fields=[*]') },
+      { id: 'vf-12', outcome: 'clarification', plan: null, detail: null },
     ]);
     expect(summary).toMatchObject({
-      plan_match: { count: 1, of: 2, rate: 0.5 },
-      valid_within_budget: { count: 2, of: 2 },
+      plan_match: { count: 1, of: 3 },
+      valid_within_budget: { count: 3, of: 3 },
       clarification_when_expected: { count: 1, of: 1 },
       grounding_violations: 0,
       unsafe_statements: 0,
     });
+    // The reference plans were temp pipelines, deleted afterwards.
+    expect(manager.pipelines()).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { loadSqlSet, loadVelofluxSet } from './dataset';
 import { EvalGateway } from './gateway';
 import { renderEvalMarkdown, type EvalReport } from './report';
 import { ResultDb } from './results';
+import { ReferencePlans } from './reference-plans';
 import { runSqlEval, runVelofluxEval } from './runner';
 import { checkLlmReachable, llmSettings, passThroughEnv, startEvalStack, type EvalStack } from './stack';
 
@@ -84,7 +85,13 @@ export async function runEvalCli(
       veloflux = {
         set: veloSet.name,
         engine: velofluxJudge ?? '',
-        ...(await runVelofluxEval(items, { gateway, concurrency, turnTimeoutMs, log: o.log })),
+        ...(await runVelofluxEval(items, {
+          gateway,
+          concurrency,
+          turnTimeoutMs,
+          log: o.log,
+          references: new ReferencePlans(velofluxUrl),
+        })),
       };
     }
 

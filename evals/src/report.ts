@@ -51,12 +51,7 @@ function commonRows(s: CommonSummary): string[][] {
 }
 
 function planDetail(i: VelofluxItemResult): string {
-  if (i.error) return i.error;
-  const parts = [
-    i.missing_features.length ? `missing ${i.missing_features.join(', ')}` : '',
-    i.unexpected_features.length ? `unexpected ${i.unexpected_features.join(', ')}` : '',
-  ].filter(Boolean);
-  return parts.length ? parts.join('; ') : (i.question ?? '');
+  return i.error ?? i.plan_detail ?? i.question ?? '';
 }
 
 export function renderEvalMarkdown(r: EvalReport): string {
@@ -114,11 +109,11 @@ export function renderEvalMarkdown(r: EvalReport): string {
   } else {
     const s = r.veloflux.summary;
     out.push(
-      `\`${r.veloflux.set}\`: ${s.items} requests (${s.sql_items} judged by engine acceptance and plan features, ${s.clarify_items} that must ask), against ${r.veloflux.engine}.`,
+      `\`${r.veloflux.set}\`: ${s.items} requests (${s.sql_items} judged by the engine's plan of the accepted SQL against its plan of the reference, ${s.clarify_items} that must ask), against ${r.veloflux.engine}.`,
       '',
     );
     out.push(
-      table(['measure', 'value'], [['accepted with the expected plan features', pct(s.plan_match)], ...commonRows(s)]),
+      table(['measure', 'value'], [['accepted and planned like the reference', pct(s.plan_match)], ...commonRows(s)]),
     );
     out.push('', '### Items', '');
     out.push(

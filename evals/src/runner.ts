@@ -1,6 +1,8 @@
 import { converse, type AttemptRecord, type Conversation } from './conversation';
 import type { SqlEvalItem, VelofluxEvalItem } from './dataset';
 import type { EvalGateway } from './gateway';
+import { planDifference } from './plan-shape';
+import type { ReferencePlans } from './reference-plans';
 import { compareResults, type ResultDb } from './results';
 import { outcomeOf, percentile, rate, safetyFindings, type Outcome, type Rate, type SafetyFindings } from './score';
 
@@ -38,10 +40,10 @@ export interface SqlItemResult extends ItemCommon {
 
 export interface VelofluxItemResult extends ItemCommon {
   stream: string;
-  /** The engine accepted it and its plan has every expected feature and none of the absent ones; null for clarify items. */
+  /** The engine accepted it and planned it as it plans the reference; null for clarify items. */
   plan_match: boolean | null;
-  missing_features: string[];
-  unexpected_features: string[];
+  /** Why not: the first plan difference, or the engine's refusal of the reference. */
+  plan_detail: string | null;
 }
 
 export interface CommonSummary {
@@ -82,6 +84,11 @@ export interface SqlEvalSummary extends CommonSummary {
 
 export interface VelofluxEvalSummary extends CommonSummary {
   plan_match: Rate;
+}
+
+export interface VelofluxRunOptions extends RunOptions {
+  /** The engine's plans of the reference SQL, from the Manager the product runs against. */
+  references: ReferencePlans;
 }
 
 export interface RunOptions {
@@ -244,10 +251,10 @@ export async function runSqlEval(
   };
 }
 
-/** The veloFlux set: engine acceptance and plan features (the explain of the validated pipeline). */
+/** The veloFlux set: the engine's plan of the accepted SQL against its plan of the reference. */
 export async function runVelofluxEval(
   items: readonly VelofluxEvalItem[],
-  opts: RunOptions,
+  opts: VelofluxRunOptions,
 ): Promise<{ summary: VelofluxEvalSummary; items: VelofluxItemResult[] }> {
   const results = await pool(items, opts.concurrency ?? 1, async (item, i) => {
     const c = await converse(opts.gateway, {
@@ -257,15 +264,19 @@ export async function runVelofluxEval(
       turnTimeoutMs: opts.turnTimeoutMs ?? 300_000,
     });
     const base = common('veloflux', item, c);
-    const explain = c.explain ?? '';
-    const missing = c.sql ? item.plan_features.filter((f) => !explain.includes(f)) : [...item.plan_features];
-    const unexpected = c.sql ? item.plan_absent.filter((f) => explain.includes(f)) : [];
-    const plan_match =
-      item.expect === 'sql' ? base.valid_within_budget && missing.length === 0 && unexpected.length === 0 : null;
+    let plan_match: boolean | null = null;
+    let plan_detail: string | null = null;
+    if (item.reference_sql !== null) {
+      const reference = await opts.references.planOf(item.id, item.reference_sql);
+      if (!reference.ok) plan_detail = `the engine refused the reference SQL: ${reference.error}`;
+      else if (!base.valid_within_budget || !c.explain) plan_detail = 'no accepted SQL';
+      else plan_detail = planDifference(c.explain, reference.explain);
+      plan_match = reference.ok && base.valid_within_budget && plan_detail === null;
+    }
     opts.log?.(
       `${String(i + 1).padStart(3)}/${items.length} ${item.id}: ${base.outcome}, plan ${String(plan_match)}, ${base.latency_ms} ms`,
     );
-    return { ...base, stream: item.stream, plan_match, missing_features: missing, unexpected_features: unexpected };
+    return { ...base, stream: item.stream, plan_match, plan_detail };
   });
   const sqlItems = results.filter((r) => r.expect === 'sql');
   return {
