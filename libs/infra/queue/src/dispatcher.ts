@@ -36,9 +36,12 @@ export class WorkflowDispatcher {
         jobId: jobId(envelope.session_id, envelope.turn_id, node, envelope.validation.attempt),
         attempts: spec.jobOptions.attempts,
         backoff: backoff > 0 ? { type: 'exponential', delay: backoff } : undefined,
-        // Keep finished jobs a while so a re-dispatch of the same id is deduplicated.
-        removeOnComplete: { age: 3_600, count: 5_000 },
-        removeOnFail: { age: 24 * 3_600, count: 5_000 },
+        // A finished job is not kept to de-duplicate a late re-dispatch of its id: the checkpoint
+        // does that (a job whose turn, node, attempt or version the checkpoint has moved past is
+        // dropped as stale), and a queued or running twin is still de-duplicated by BullMQ.
+        // Failed jobs stay a day, for the post-mortem.
+        removeOnComplete: true,
+        removeOnFail: { age: 24 * 3_600, count: 1_000 },
       },
     );
   }

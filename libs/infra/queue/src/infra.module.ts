@@ -47,7 +47,8 @@ export class InfraModule {
         {
           provide: SESSION_STORE,
           inject: [REDIS, RedisKeys],
-          useFactory: (r: Redis, k: RedisKeys) => new RedisSessionStore(r, k, ttl, config.retention.eventsMaxLen),
+          useFactory: (r: Redis, k: RedisKeys) =>
+            new RedisSessionStore(r, k, ttl, config.retention.eventsMaxLen, config.retention.traceMaxRecords),
         },
         {
           provide: EventLog,

@@ -9,7 +9,7 @@ import {
   type SessionEvent,
 } from '@nl2p/envelope';
 import { END, GRAPH, TMP_PIPELINE_NODES, ownsTmpPipeline, remember } from '@nl2p/graph';
-import { EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
+import { EventLog, TraceLog, type NodeTraceRecord, type SessionStore } from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
@@ -134,7 +134,13 @@ export class NodeRunner {
     const log = { session_id: input.session_id, turn_id: input.turn_id, node, attempt: input.validation.attempt };
     const run = { expected: input.version, checkpointing: false };
     const emit = (event: NodeEvent) => this.emit(input, event);
-    await emit({ type: 'node_start', node, attempt: input.validation.attempt });
+    // Sent now but awaited only before the node's end is recorded: its round trip overlaps the
+    // node's work, and the one connection keeps the order (it lands before anything the node
+    // emits or checkpoints).
+    const announced = emit({ type: 'node_start', node, attempt: input.validation.attempt }).then(
+      () => null,
+      (err: unknown) => ({ err: err instanceof Error ? err : new Error(String(err)) }),
+    );
     const started = new Date();
     const calls = emptyCallLog();
     const controller = new AbortController();
@@ -160,6 +166,7 @@ export class NodeRunner {
       );
     } catch (err) {
       stopWatch();
+      await announced;
       if (controller.signal.aborted || err instanceof SupersededError) {
         this.logger.log({ msg: 'node stopped: the turn was cancelled or moved on', ...log });
         await this.finishNode(input, service, job, started, calls, 'stopped: the turn was cancelled or moved on');
@@ -178,6 +185,8 @@ export class NodeRunner {
       throw err;
     }
     stopWatch();
+    const unannounced = await announced;
+    if (unannounced) throw unannounced.err;
 
     const next = GRAPH[node].next(produced);
     span.setAttribute('nl2p.next', next);
@@ -185,15 +194,19 @@ export class NodeRunner {
     const withMetrics = addCallMetrics(produced, calls);
     const candidate: Envelope =
       next === END ? concludeTurn(withMetrics, node) : { ...withMetrics, node: next, status: 'running' };
-    // The node's end event first, so the client sees it before the turn's end.
-    await this.finishNode(input, service, job, started, calls, null);
+    // The node's end event and trace record go in with the checkpoint (one round trip), the
+    // event before the turn's end, so the client sees it first.
+    const ended = this.nodeEnd(input, service, job, started, calls, null);
     const saved = await this.store.compareAndSet(
       run.expected,
       candidate,
       next === END ? turnEndEvents(candidate) : undefined,
+      { events: [{ ...ended.event, turn_id: input.turn_id }], trace: ended.trace },
     );
     if (!saved) {
-      // Someone moved the session on while this node ran (a cancel, a re-delivered twin).
+      // Someone moved the session on while this node ran (a cancel, a re-delivered twin). The
+      // run is still recorded, as it ran.
+      await this.record(input, ended);
       this.logger.warn({ msg: 'checkpoint lost compare-and-set; result dropped', ...log });
       await this.reapUnowned(input, [
         ...this.attemptTmpIds(input),
@@ -367,31 +380,51 @@ export class NodeRunner {
     calls: CallLog,
     error: string | null,
   ): Promise<void> {
+    await this.record(envelope, this.nodeEnd(envelope, service, job, started, calls, error));
+  }
+
+  /** The `node_end` event and the trace record of a node run that just ended. */
+  private nodeEnd(
+    envelope: Envelope,
+    service: string,
+    job: Job,
+    started: Date,
+    calls: CallLog,
+    error: string | null,
+  ): { event: NodeEvent; trace: NodeTraceRecord } {
     const end = new Date();
     const latency = end.getTime() - started.getTime();
     const node = envelope.node as NodeName;
-    await this.emit(envelope, {
-      type: 'node_end',
-      node,
-      attempt: envelope.validation.attempt,
-      ok: error === null,
-      latency_ms: latency,
-      ...(error ? { error } : {}),
-    });
-    await this.traces.append(envelope.session_id, {
-      turn_id: envelope.turn_id,
-      node,
-      service,
-      attempt: envelope.validation.attempt,
-      delivery: job.attemptsMade + 1,
-      start: started.toISOString(),
-      end: end.toISOString(),
-      latency_ms: latency,
-      ok: error === null,
-      error,
-      llm: calls.llm,
-      engine: calls.engine,
-    });
+    return {
+      event: {
+        type: 'node_end',
+        node,
+        attempt: envelope.validation.attempt,
+        ok: error === null,
+        latency_ms: latency,
+        ...(error ? { error } : {}),
+      },
+      trace: {
+        turn_id: envelope.turn_id,
+        node,
+        service,
+        attempt: envelope.validation.attempt,
+        delivery: job.attemptsMade + 1,
+        start: started.toISOString(),
+        end: end.toISOString(),
+        latency_ms: latency,
+        ok: error === null,
+        error,
+        llm: calls.llm,
+        engine: calls.engine,
+      },
+    };
+  }
+
+  /** Appends a node run's end event, then its trace record, on their own (outside a checkpoint). */
+  private async record(envelope: Envelope, ended: { event: NodeEvent; trace: NodeTraceRecord }): Promise<void> {
+    await this.emit(envelope, ended.event);
+    await this.traces.append(envelope.session_id, ended.trace);
   }
 
   private async emit(envelope: Envelope, event: NodeEvent): Promise<void> {

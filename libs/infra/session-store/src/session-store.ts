@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { parseEnvelope, type Envelope, type SessionEvent } from '@nl2p/envelope';
 import type { RedisKeys } from './keys';
+import type { NodeTraceRecord } from './trace-log';
 
 /**
  * Where sessions are checkpointed. Behind an interface so another store can be plugged in
@@ -20,7 +21,12 @@ export interface SessionStore {
    * right after the checkpoint cannot leave the client without them. Events holding a `turn_end`
    * are appended once per turn: when that turn's end is already in the stream, none are.
    */
-  compareAndSet(expectedVersion: number, next: Envelope, events?: SessionEvent[]): Promise<Envelope | null>;
+  compareAndSet(
+    expectedVersion: number,
+    next: Envelope,
+    events?: SessionEvent[],
+    also?: CheckpointExtras,
+  ): Promise<Envelope | null>;
   /** Deletes the session with its events, trace and index entries (a missing one is fine). */
   delete(sessionId: string): Promise<void>;
   /**
@@ -52,6 +58,16 @@ function indexMember(envelope: Envelope): string {
 /** What a tenant index member or a page cursor looks like; anything else is refused before Redis. */
 export const SESSION_CURSOR_PATTERN = /^\d{16}:[0-9a-f]{32}$/;
 
+/**
+ * What a node run records beside its checkpoint, in the same atomic step (one round trip instead
+ * of three): its `node_end` event (appended before `events`, whatever the turn-end marker says)
+ * and its trace record. Nothing of it is written when the compare-and-set loses.
+ */
+export interface CheckpointExtras {
+  events?: SessionEvent[];
+  trace?: NodeTraceRecord;
+}
+
 // Checks the version and writes in one step, so two writers can never both win. The same step
 // keeps the running index (KEYS[4]) in line with the status, and gives the session's events,
 // trace and turn-end marker (KEYS[2], KEYS[3], KEYS[5]) the session's TTL, so they all expire
@@ -60,6 +76,14 @@ const CAS_SCRIPT = `
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'envelope', ARGV[3])
+if ARGV[11] ~= '' then
+  redis.call('RPUSH', KEYS[3], ARGV[11])
+  redis.call('LTRIM', KEYS[3], -tonumber(ARGV[12]), -1)
+end
+local first = 14 + tonumber(ARGV[13])
+for i = 14, first - 1 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'e', ARGV[i])
+end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('EXPIRE', KEYS[3], ARGV[4])
@@ -69,14 +93,14 @@ if ARGV[5] == 'running' then
 else
   redis.call('ZREM', KEYS[4], ARGV[7])
 end
-if #ARGV > 10 then
+if #ARGV >= first then
   local append = true
   if ARGV[10] == '1' then
     append = tonumber(redis.call('GET', KEYS[5]) or '-1') < tonumber(ARGV[9])
     if append then redis.call('SET', KEYS[5], ARGV[9], 'EX', ARGV[4]) end
   end
   if append then
-    for i = 11, #ARGV do
+    for i = first, #ARGV do
       redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'e', ARGV[i])
     end
     redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -92,6 +116,8 @@ export class RedisSessionStore implements SessionStore {
     private readonly ttlSeconds: number,
     /** Bound of the event stream (as {@link EventLog} keeps it), for `endEvents`. */
     private readonly eventsMaxLen = 2_000,
+    /** Bound of the trace log (as {@link TraceLog} keeps it), for {@link CheckpointExtras}. */
+    private readonly traceMaxRecords = 2_000,
   ) {}
 
   async create(envelope: Envelope): Promise<boolean> {
@@ -117,7 +143,12 @@ export class RedisSessionStore implements SessionStore {
     return raw === null ? null : Number(raw);
   }
 
-  async compareAndSet(expectedVersion: number, next: Envelope, events: SessionEvent[] = []): Promise<Envelope | null> {
+  async compareAndSet(
+    expectedVersion: number,
+    next: Envelope,
+    events: SessionEvent[] = [],
+    also: CheckpointExtras = {},
+  ): Promise<Envelope | null> {
     const now = new Date();
     const stored: Envelope = { ...next, version: expectedVersion + 1, updated_at: now.toISOString() };
     const id = next.session_id;
@@ -139,6 +170,10 @@ export class RedisSessionStore implements SessionStore {
       String(this.eventsMaxLen),
       String(next.turn_id),
       events.some((e) => e.type === 'turn_end') ? '1' : '0',
+      also.trace ? JSON.stringify(also.trace) : '',
+      String(this.traceMaxRecords),
+      String(also.events?.length ?? 0),
+      ...(also.events ?? []).map((e) => JSON.stringify(e)),
       ...events.map((e) => JSON.stringify(e)),
     );
     return ok === 1 ? stored : null;
