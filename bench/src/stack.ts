@@ -69,6 +69,8 @@ export class BenchStack {
       MAX_TURNS_PER_SESSION: '100000',
       LOG_LEVEL: 'warn',
       LOG_JSON: 'true',
+      // e.g. `--prof --logfile=tmp/prof/%p.log --no-logfile-per-isolate` to profile the services.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     };
     for (const name of SERVICES) this.instances.set(name, [this.spawn(name, {})]);
     this.client = new BenchClient(`http://127.0.0.1:${port}`, this.apiKey);
