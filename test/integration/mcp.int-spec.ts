@@ -1,0 +1,234 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createHash } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { FakeManager, ScriptedLlm } from '@nl2p/testing';
+import { createMcpHttpApp } from '../../apps/mcp/src/http';
+import { LlmScript } from '../support/llm-script';
+import { startStack, type Stack } from '../support/stack';
+
+const KEY_A = 'mcp-key-of-acme-0123456789';
+const KEY_B = 'mcp-key-of-globex-9876543210';
+const sha = (k: string) => createHash('sha256').update(k).digest('hex');
+const ROOT = path.resolve(__dirname, '../..');
+
+const GOOD_SQL =
+  "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
+const REQUEST = 'average temperature per device every 10 seconds, only above 30';
+
+type Structured = Record<string, any>;
+const structured = (r: unknown) => (r as CallToolResult).structuredContent as Structured;
+const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+
+describe('MCP server (official SDK client, over Streamable HTTP and stdio, against the in-process stack)', () => {
+  const manager = new FakeManager();
+  const llm = new ScriptedLlm();
+  let stack: Stack;
+  let script: LlmScript;
+  let http: Server;
+  let mcpUrl: URL;
+
+  beforeAll(async () => {
+    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
+    stack = await startStack({
+      managerUrl,
+      llmUrl,
+      env: { AUTH_DISABLED: 'false', API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}` },
+    });
+    const app = createMcpHttpApp({ gatewayUrl: stack.gatewayUrl, waitMs: 20_000 });
+    http = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    mcpUrl = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => http?.close(r));
+    await stack?.close();
+    await Promise.all([manager.stop(), llm.stop()]);
+  });
+
+  beforeEach(() => {
+    manager.reset();
+    llm.reset();
+    script = new LlmScript(llm);
+  });
+
+  async function httpClient(key: string): Promise<Client> {
+    const client = new Client({ name: 'nl2p-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
+    return client;
+  }
+
+  describe('Streamable HTTP', () => {
+    let client: Client;
+    beforeAll(async () => {
+      client = await httpClient(KEY_A);
+    });
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('offers the tools and resource templates', async () => {
+      const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(tools).toEqual(['answer', 'ask', 'describe_stream', 'get_session', 'list_streams']);
+      const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort();
+      expect(templates).toEqual(['nl2p://sessions/{session_id}', 'nl2p://sessions/{session_id}/trace']);
+    });
+
+    it("lists and describes the engine's streams", async () => {
+      const list = structured(await client.callTool({ name: 'list_streams', arguments: {} }));
+      expect(list.target).toBe('veloflux');
+      expect(list.streams.map((s: { name: string }) => s.name)).toEqual(
+        expect.arrayContaining(['sensor_stream', 'vehicle']),
+      );
+      const vehicle = structured(await client.callTool({ name: 'describe_stream', arguments: { name: 'vehicle' } }));
+      expect(vehicle.columns).toContainEqual({ name: 'speed', data_type: 'int64' });
+
+      const missing = (await client.callTool({
+        name: 'describe_stream',
+        arguments: { name: 'nope' },
+      })) as CallToolResult;
+      expect(missing.isError).toBe(true);
+      expect(text(missing)).toBe("no stream named 'nope' on veloFlux");
+    });
+
+    it('a whole conversation: ask → which stream → answer → confirm → the pipeline request; view and trace as resources', async () => {
+      script.route({ intent: 'nl2sql', stream: null, question: null }).draft(GOOD_SQL);
+
+      const asked = await client.callTool({ name: 'ask', arguments: { text: REQUEST } });
+      const first = structured(asked);
+      expect(first.status).toBe('waiting');
+      expect(first.interrupt).toMatchObject({ type: 'need_stream', choices: ['sensor_stream', 'vehicle'] });
+      const id = first.session_id as string;
+      expect(text(asked)).toContain(`Call answer with {"session_id": "${id}", "stream"`);
+
+      const chosen = structured(
+        await client.callTool({ name: 'answer', arguments: { session_id: id, stream: 'sensor_stream' } }),
+      );
+      expect(chosen.interrupt.type).toBe('need_confirm');
+      expect(chosen.sql).toBe(GOOD_SQL);
+      expect(chosen.explain).toContain('Logical Plan Explain:');
+
+      const twoAtOnce = (await client.callTool({
+        name: 'answer',
+        arguments: { session_id: id, confirm: true, feedback: 'more' },
+      })) as CallToolResult;
+      expect(twoAtOnce.isError).toBe(true);
+      expect(text(twoAtOnce)).toBe('answer takes exactly one of: stream, text, confirm, feedback');
+
+      const done = await client.callTool({ name: 'answer', arguments: { session_id: id, confirm: true } });
+      expect(structured(done)).toMatchObject({ status: 'idle', interrupt: null });
+      expect(structured(done).pipeline_request).toMatchObject({ id: 'REPLACE_ME', sql: GOOD_SQL });
+      expect(text(done)).toContain('Done. pipeline_request is the pipeline to create');
+
+      // The product's own words for a turn it refuses.
+      const again = (await client.callTool({
+        name: 'answer',
+        arguments: { session_id: id, confirm: true },
+      })) as CallToolResult;
+      expect(again.isError).toBe(true);
+      expect(text(again)).toMatch(/confirm/i);
+
+      const view = await client.readResource({ uri: `nl2p://sessions/${id}` });
+      expect(JSON.parse((view.contents[0] as { text: string }).text)).toMatchObject({
+        session_id: id,
+        pipeline_request: { sql: GOOD_SQL },
+      });
+      const trace = await client.readResource({ uri: `nl2p://sessions/${id}/trace` });
+      const records = JSON.parse((trace.contents[0] as { text: string }).text).records as { node: string }[];
+      expect(records.map((r) => r.node)).toEqual(expect.arrayContaining(['route_intent', 'validate', 'explain']));
+
+      const listed = (await client.listResources()).resources.map((r) => r.uri);
+      expect(listed).toContain(`nl2p://sessions/${id}`);
+    });
+
+    it("another tenant's key sees none of it", async () => {
+      script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
+      const mine = structured(await client.callTool({ name: 'ask', arguments: { text: REQUEST } }));
+      const other = await httpClient(KEY_B);
+      try {
+        const peek = (await other.callTool({
+          name: 'get_session',
+          arguments: { session_id: mine.session_id },
+        })) as CallToolResult;
+        expect(peek.isError).toBe(true);
+        expect(text(peek)).toBe(`session ${mine.session_id} not found`);
+        await expect(other.readResource({ uri: `nl2p://sessions/${mine.session_id}` })).rejects.toThrow(/not found/);
+        expect((await other.listResources()).resources.map((r) => r.uri)).not.toContain(
+          `nl2p://sessions/${mine.session_id}`,
+        );
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('no key or a key the gateway refuses is 401 with WWW-Authenticate; the SDK client cannot connect', async () => {
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
+      for (const headers of [{}, { authorization: 'Bearer not-a-key' }] as Record<string, string>[]) {
+        const res = await fetch(mcpUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(init),
+        });
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+      }
+      const client = new Client({ name: 'nl2p-test', version: '1.0.0' });
+      await expect(
+        client.connect(
+          new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: 'Bearer wrong' } } }),
+        ),
+      ).rejects.toThrow();
+    });
+  });
+
+  describe('stdio', () => {
+    let client: Client;
+    let stderr = '';
+    beforeAll(async () => {
+      client = new Client({ name: 'nl2p-test', version: '1.0.0' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['-r', path.join(ROOT, 'test/support/register-ts.js'), path.join(ROOT, 'apps/mcp/src/main.ts')],
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', NL2P_URL: stack.gatewayUrl, NL2P_API_KEY: KEY_A, MCP_WAIT_MS: '20000' },
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await client.connect(transport);
+    }, 30_000);
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('a conversation over stdio with the configured key: ask with a stream → confirm → pipeline request, trace resource', async () => {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('ask');
+      script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
+      const asked = structured(
+        await client.callTool({ name: 'ask', arguments: { text: REQUEST, stream: 'sensor_stream' } }),
+      );
+      expect(asked.interrupt.type).toBe('need_confirm');
+      const done = structured(
+        await client.callTool({ name: 'answer', arguments: { session_id: asked.session_id, confirm: true } }),
+      );
+      expect(done.pipeline_request).toMatchObject({ id: 'REPLACE_ME', sql: GOOD_SQL });
+
+      const trace = await client.readResource({ uri: `nl2p://sessions/${asked.session_id}/trace` });
+      expect(JSON.parse((trace.contents[0] as { text: string }).text).records.length).toBeGreaterThan(0);
+      // The session belongs to the key's tenant: the gateway lists it for that key.
+      const res = await fetch(`${stack.gatewayUrl}/v1/sessions?limit=100`, {
+        headers: { authorization: `Bearer ${KEY_A}` },
+      });
+      const ids = ((await res.json()) as { sessions: { session_id: string }[] }).sessions.map((s) => s.session_id);
+      expect(ids).toContain(asked.session_id);
+      expect(stderr).toContain('serving on stdio');
+    });
+  });
+});

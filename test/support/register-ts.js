@@ -1,0 +1,20 @@
+// Lets a child process run TypeScript sources directly, compiled on require with SWC as Jest
+// compiles them: the integration tier tests process entry points (the MCP server on stdio)
+// before any build. Usage: node -r ./test/support/register-ts.js apps/…/main.ts
+const fs = require('node:fs');
+const Module = require('node:module');
+const { transformSync } = require('@swc/core');
+
+Module._extensions['.ts'] = function compileTypeScript(module, filename) {
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  });
+  module._compile(code, filename);
+};
