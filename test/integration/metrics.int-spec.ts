@@ -26,8 +26,8 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 15_000)
  * Every service's `/metrics` (the gateway on its port, each worker on its probe port) is scraped
  * before and after a conversation with an LLM outage, an engine 5xx and a janitor sweep; the
  * series the dashboard and the autoscaler read must have moved by what happened. In this process
- * the six services share one registry, so each endpoint serves the same series; that each
- * service process exports its own is the end-to-end tier's to show (test/e2e/metrics.e2e-spec.ts).
+ * the six services share one registry, so each endpoint serves the same series (in a deployment
+ * each process has its own, labelled `service`, see setServiceLabel).
  */
 describe('Prometheus metrics on every service (real Redis, BullMQ, HTTP)', () => {
   const manager = new FakeManager();
