@@ -44,6 +44,13 @@ describe('veloFlux plan comparison', () => {
         "SELECT max(humidity) AS highest, avg(temperature) AS mean, device_id FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10)",
       ),
     ).toBeNull();
+    // A field access with or without its optional parentheses; computed once (a planner temp) or twice.
+    expect(
+      await differ(
+        'SELECT vin, location->lat AS latitude FROM vehicle WHERE (location->lat) > 50',
+        'SELECT vin, (location->lat) AS la FROM vehicle WHERE (location->lat) > 50',
+      ),
+    ).toBeNull();
     // Same SQL, recorded with an MQTT sink and with two sinks.
     expect(
       planDifference(

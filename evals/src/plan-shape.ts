@@ -41,9 +41,26 @@ export function logicalPlanShape(explain: string): PlanStep[] {
       if (arrow) aggregates.set(arrow[2] ?? '', (arrow[1] ?? '').trim());
     }
   }
+  // `Compute | temps=[__vf_cse_1 = location -> lat]`: the planner computes an expression used
+  // twice once, under a temp name; an optimisation, not part of what the query means.
+  const temps = new Map<string, string>();
+  for (const step of rows.filter((s) => s.op === 'Compute')) {
+    const list = /temps=\[(.*)\]/.exec(step.info)?.[1] ?? '';
+    for (const member of splitTopLevel(list, ';')) {
+      const assignment = /^\s*(\S+) = (.*)$/.exec(member);
+      if (assignment) temps.set(assignment[1] ?? '', (assignment[2] ?? '').trim());
+    }
+  }
   const named = (text: string) =>
-    text.replace(/\s*->\s*col_\d+\b/g, '').replace(/\bcol_\d+\b/g, (c) => aggregates.get(c) ?? c);
-  return rows.map((step) => ({ op: step.op, info: normalizeInfo(named(step.info)) }));
+    text
+      .replace(/\s*->\s*col_\d+\b/g, '')
+      .replace(/\bcol_\d+\b/g, (c) => aggregates.get(c) ?? c)
+      .replace(/\b__vf_cse_\d+\b/g, (t) => temps.get(t) ?? t)
+      // `(location -> lat)`: the parentheses a field access needs in some positions mean nothing.
+      .replace(/\((\w+ -> \w+)\)/g, '$1');
+  return rows
+    .filter((step) => step.op !== 'Compute')
+    .map((step) => ({ op: step.op, info: normalizeInfo(named(step.info)) }));
 }
 
 /** Lower case, aliases dropped, list members sorted, the source's own column list ignored. */

@@ -87,6 +87,32 @@ describe('slotsToPlan', () => {
     expect(plan.group_by).toEqual([{ table: null, column: 'status' }]);
   });
 
+  it('counts a repeated entry once: the same filter, column or aggregate twice adds nothing', () => {
+    const plan = QueryPlan.parse(
+      slotsToPlan(
+        {
+          ...empty,
+          columns: ['status', 'status'],
+          aggregates: [
+            { fn: 'sum', of: 'quantity', distinct: false },
+            { fn: 'sum', of: 'quantity', distinct: false },
+          ],
+          group_by: ['status', 'status'],
+          filters: [
+            { column: 'quantity', op: 'not_null', value: null },
+            { column: 'quantity', op: 'not_null', value: null },
+            { column: 'quantity', op: '>', value: 2 },
+          ],
+        },
+        TABLES,
+        false,
+      ),
+    );
+    expect(plan.select.map((p) => p.kind)).toEqual(['value', 'aggregate']);
+    expect(plan.group_by).toEqual([{ table: null, column: 'status' }]);
+    expect(plan.where).toMatchObject({ kind: 'and', conditions: [{ kind: 'null' }, { kind: 'compare' }] });
+  });
+
   it('joins a table it names on the key both share', () => {
     const plan = QueryPlan.parse(
       slotsToPlan(

@@ -181,6 +181,15 @@ export function slotsToPlan(
   tables: Readonly<Record<string, readonly Column[]>>,
   streaming: boolean,
 ): QueryPlanInput {
+  // A small model repeats itself (the same filter twice, a column listed again); a repeated
+  // entry adds nothing to the query, so each counts once.
+  slots = {
+    ...slots,
+    columns: distinct(slots.columns),
+    group_by: distinct(slots.group_by),
+    aggregates: distinct(slots.aggregates),
+    filters: distinct(slots.filters),
+  };
   const source = slots.table;
   const types = new Map(
     Object.entries(tables).flatMap(([t, cols]) =>
@@ -335,4 +344,9 @@ function outputLabel(plan: QueryPlan, index: number): string | null {
   const arg = p.aggregate.arg;
   if (arg && arg.kind !== 'column') return null;
   return aggregateLabel(p.aggregate.fn, arg ? labelOfRef(arg.ref, plan.source) : '*');
+}
+
+/** The entries of a list in order, each value once (by content). */
+function distinct<T>(items: readonly T[]): T[] {
+  return [...new Map(items.map((item) => [JSON.stringify(item), item] as const)).values()];
 }
