@@ -1,5 +1,7 @@
 # syntax=docker/dockerfile:1
-# One image recipe for every service: `docker build --build-arg APP=gateway .`
+# One image for every service: `docker build -t nl2pipeline .`, then `APP=<service>` in the
+# container's environment picks which one runs (gateway, router-llm, sql-drafter, validator,
+# explainer, janitor). `--build-arg APP=gateway` bakes a default in.
 ARG NODE_VERSION=22
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
