@@ -1,6 +1,9 @@
+import { TargetKind } from '@nl2p/envelope';
+
 export const SHOW_WHAT = ['sql', 'explain', 'pipeline', 'preview'] as const;
 export type ShowWhat = (typeof SHOW_WHAT)[number];
-export const TARGETS = ['veloflux', 'duckdb', 'postgres'] as const;
+/** The engines a session can target: the envelope's list, the one the gateway validates against. */
+export const TARGETS = TargetKind.options;
 
 export type Command =
   | { name: 'help' }

@@ -375,18 +375,19 @@ export class Repl {
               : this.hint('no plan in this session yet');
           case 'pipeline':
             if (v.pipeline_request) return this.out(pipelineJson(v.pipeline_request));
+            // A target that shows preview rows is one that runs SQL, not pipelines.
             return this.hint(
-              v.target === 'veloflux'
-                ? 'no pipeline request yet: ask for a pipeline first'
-                : `${v.target} sessions have no pipeline request: /show sql and /show preview`,
+              v.preview || v.preview_error
+                ? `${v.target} sessions have no pipeline request: /show sql and /show preview`
+                : 'no pipeline request yet: ask for a pipeline first',
             );
           case 'preview':
             if (v.preview) return this.out(previewTable(v.preview, s));
             if (v.preview_error) return this.hint(`no preview rows: ${v.preview_error}`);
             if (!('preview' in v)) return this.hint('this gateway does not send preview rows');
             return this.hint(
-              v.target === 'veloflux'
-                ? 'veloflux drafts have no preview rows (SQL targets do: /target duckdb)'
+              v.pipeline_request
+                ? `${v.target} drafts have no preview rows: a pipeline shows rows once it runs`
                 : 'no preview in this session yet',
             );
         }
