@@ -108,7 +108,7 @@ describe('execution match', () => {
 });
 
 describe('safety findings', () => {
-  it('counts engine-stage unknown names as grounding violations, for DuckDB and veloFlux wording', () => {
+  it('counts engine-stage unknown names as grounding violations, for DuckDB, PostgreSQL and veloFlux wording', () => {
     expect(isGroundingViolation('duckdb', 'Binder Error: Referenced column "temp" not found in FROM clause!')).toBe(
       true,
     );
@@ -128,6 +128,16 @@ describe('safety findings', () => {
       isGroundingViolation(
         'veloflux',
         "failed to create pipeline x: pipeline build error: SELECT expression 'a' must be an aggregate or appear in GROUP BY",
+      ),
+    ).toBe(false);
+    // PostgreSQL's own texts (SQLSTATE 42703, 42P01, 42883; a GROUP BY error is not one).
+    expect(isGroundingViolation('postgres', 'column "temp" does not exist')).toBe(true);
+    expect(isGroundingViolation('postgres', 'relation "sensors" does not exist')).toBe(true);
+    expect(isGroundingViolation('postgres', 'function foo(double precision) does not exist')).toBe(true);
+    expect(
+      isGroundingViolation(
+        'postgres',
+        'column "r.device_id" must appear in the GROUP BY clause or be used in an aggregate function',
       ),
     ).toBe(false);
 

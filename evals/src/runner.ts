@@ -1,3 +1,4 @@
+import type { TargetKind } from '@nl2p/envelope';
 import { converse, type AttemptRecord, type Conversation } from './conversation';
 import type { SqlEvalItem, VelofluxEvalItem } from './dataset';
 import type { EvalGateway } from './gateway';
@@ -118,7 +119,7 @@ async function pool<T, R>(
 }
 
 function common(
-  target: string,
+  target: TargetKind,
   item: { id: string; request: string; expect: 'sql' | 'clarify' },
   c: Conversation,
 ): ItemCommon {

@@ -1,4 +1,5 @@
-import { checkSingleSelect, classifyEngineError } from '@nl2p/engine';
+import { checkSingleSelect, targetProfile } from '@nl2p/engine';
+import type { TargetKind } from '@nl2p/envelope';
 import type { Conversation } from './conversation';
 
 /** How a conversation ended. */
@@ -32,30 +33,9 @@ const REFUSED_BEFORE_ENGINE = /^refused before reaching/i;
  */
 const REFUSED_UNPARSABLE = /could not be read as a single standard SELECT statement|the SQL is empty/i;
 
-/**
- * DuckDB's wording for a name that does not exist: a column (or struct field), a table or view,
- * a function of any kind. Stable across DuckDB 1.x (no error codes in the Node API).
- */
-const DUCKDB_UNKNOWN_NAME = new RegExp(
-  [
-    'Referenced column .* not found',
-    'does not have a column named',
-    'Column .* not found',
-    'Referenced struct field .* not found',
-    'Could not find key .* in struct',
-    'Function with name .* does not exist',
-    '(Table|View|Table or view) with name .* does not exist',
-    'Referenced table .* not found',
-    '(Schema|Catalog) with name .* does not exist',
-  ].join('|'),
-  'i',
-);
-
 /** An engine error that names a column, table/stream or function the engine does not have. */
-export function isGroundingViolation(target: string, error: string): boolean {
-  if (target === 'veloflux')
-    return ['unknown_column', 'unknown_stream', 'unknown_function'].includes(classifyEngineError(error));
-  return DUCKDB_UNKNOWN_NAME.test(error);
+export function isGroundingViolation(target: TargetKind, error: string): boolean {
+  return targetProfile(target).namesUnknownObject(error);
 }
 
 export interface SafetyFindings {
@@ -73,7 +53,7 @@ export interface SafetyFindings {
  * What reached the engine, judged independently of the product's verdicts: each engine-stage
  * attempt's SQL and the accepted SQL, against the single-SELECT check.
  */
-export function safetyFindings(target: string, c: Conversation): SafetyFindings {
+export function safetyFindings(target: TargetKind, c: Conversation): SafetyFindings {
   let grounding = 0;
   let unsafe = 0;
   let refused = 0;

@@ -31,6 +31,11 @@ export interface TargetProfile {
   create(config: AppConfig, hooks: TargetHooks): EngineTarget;
   compiler: QueryCompiler;
   /**
+   * The engine's error names a column, source or function it does not have: the draft was not
+   * grounded in what the engine really has (the evals count these; they must never happen).
+   */
+  namesUnknownObject(error: string): boolean;
+  /**
    * Reviews the turn's assumptions against the engine's own plan of a compiled query, before the
    * person sees them (e.g. where veloFlux applies a WHERE beside a window).
    */

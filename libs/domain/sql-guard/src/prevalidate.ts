@@ -1,17 +1,14 @@
 import { extractSql } from './clean-sql';
 import { inspectSafety, type SafetyFinding } from './statement-safety';
 import { buildStructure } from './structure';
-import { checkSqlTarget } from './sql-target-rules';
-import type { Grounding, PrevalidateResult, SqlDialect } from './types';
-import { checkVeloflux, Findings } from './veloflux-rules';
-
-function target(dialect: SqlDialect): string {
-  return dialect === 'veloflux' ? 'stream' : 'table';
-}
+import { GUARD_DIALECTS } from './dialects';
+import type { Grounding, PrevalidateResult } from './types';
+import { Findings } from './veloflux-rules';
 
 /** Turns a statement-level finding into a message that tells the model what to send instead. */
 function safetyMessage(finding: SafetyFinding, grounding: Grounding): string {
-  const from = `FROM ${grounding.stream || `<${target(grounding.dialect)}>`}`;
+  const dialect = GUARD_DIALECTS[grounding.dialect];
+  const from = `FROM ${grounding.stream || `<${dialect.sourceNoun}>`}`;
   switch (finding.code) {
     case 'empty':
       return `there is no SQL to check; answer with one SELECT … ${from}`;
@@ -22,8 +19,8 @@ function safetyMessage(finding: SafetyFinding, grounding: Grounding): string {
     case 'multiple-statements':
       return `only one SQL statement is allowed: ${finding.detail}; send just the SELECT, with no second statement after ';'`;
     case 'not-select':
-      if (finding.found === 'WITH' && grounding.dialect === 'veloflux') {
-        return `WITH (common table expressions) is not supported by veloFlux; write one SELECT … ${from} without WITH`;
+      if (finding.found === 'WITH' && dialect.withUnsupported) {
+        return `${dialect.withUnsupported}; write one SELECT … ${from} without WITH`;
       }
       return `only a single SELECT statement is allowed (found ${finding.found}); rewrite the request as one SELECT … ${from}`;
     case 'forbidden-keyword': {
@@ -66,8 +63,7 @@ export function prevalidate(sqlText: string, grounding: Grounding): PrevalidateR
   if (structure.problems.length > 0) return { ok: false, sql, errors: structure.problems, warnings: [] };
 
   const findings = new Findings();
-  if (grounding.dialect === 'veloflux') checkVeloflux(structure, grounding, findings);
-  else checkSqlTarget(structure, grounding, findings);
+  GUARD_DIALECTS[grounding.dialect].rules(structure, grounding, findings);
   const found = findings.errors;
   return found.length > 0
     ? { ok: false, sql, errors: found, warnings: findings.warnings }

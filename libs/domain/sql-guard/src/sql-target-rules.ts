@@ -49,7 +49,12 @@ interface TableRef {
  * table names after FROM/JOIN, columns that are neither aliases nor names derived inside the query,
  * and function names when a catalog is given. Unsupported syntax is left to the database's EXPLAIN.
  */
-export function checkSqlTarget(s: Structure, g: Grounding, out: Findings): void {
+export function checkSqlTarget(
+  s: Structure,
+  g: Grounding,
+  out: Findings,
+  dialect: { label: string; fromFirst: boolean },
+): void {
   const toks = s.toks;
   const n = toks.length;
   const consumed = new Set<number>();
@@ -157,7 +162,7 @@ export function checkSqlTarget(s: Structure, g: Grounding, out: Findings): void 
     const prev = toks[i - 1];
     if (isWord(prev, 'distinct')) return false; // IS [NOT] DISTINCT FROM
     if (i === 0) return true; // DuckDB's FROM-first
-    if (g.dialect === 'duckdb' && isSymbol(prev, '(') && !isIdentifier(toks[i - 2])) return true;
+    if (dialect.fromFirst && isSymbol(prev, '(') && !isIdentifier(toks[i - 2])) return true;
     return selectBefore[i] ?? false;
   };
 
@@ -246,7 +251,7 @@ export function checkSqlTarget(s: Structure, g: Grounding, out: Findings): void 
     if (functionNames.size === 0 || SQL_SYNTAX_FUNCTIONS.has(lower) || functionNames.has(lower)) continue;
     const close = closeMatches(lower, functionNames);
     out.error(
-      `unknown function '${t.text}'${close.length ? `; did you mean ${close.map((c) => `${c}()`).join(' or ')}?` : `; it is not a ${g.dialect === 'duckdb' ? 'DuckDB' : 'PostgreSQL'} function in the catalog`}`,
+      `unknown function '${t.text}'${close.length ? `; did you mean ${close.map((c) => `${c}()`).join(' or ')}?` : `; it is not a ${dialect.label} function in the catalog`}`,
     );
   }
 

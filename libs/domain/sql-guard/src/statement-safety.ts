@@ -1,5 +1,6 @@
 import { FORBIDDEN_ANYWHERE, SIDE_EFFECT_FUNCTIONS } from './keywords';
 import { isSymbol, isWord, splitStatements, tokenize, type LexProblem, type Token } from './lexer';
+import { GUARD_DIALECTS } from './dialects';
 import { inspectWithParser } from './sql-parser';
 import type { SqlDialect } from './types';
 
@@ -54,7 +55,8 @@ function leadingWord(statement: readonly Token[]): Token | undefined {
  * statement keyword anywhere, nothing the lexer cannot read safely; for SQL targets also no
  * side-effecting function and no file read, and node-sql-parser's view where it can parse the text.
  */
-export function inspectSafety(sql: string, dialect: SqlDialect): SafetyReport {
+export function inspectSafety(sql: string, dialectName: SqlDialect): SafetyReport {
+  const dialect = GUARD_DIALECTS[dialectName];
   const findings: SafetyFinding[] = [];
   if (sql.length > MAX_SQL_LENGTH) {
     findings.push({
@@ -65,7 +67,7 @@ export function inspectSafety(sql: string, dialect: SqlDialect): SafetyReport {
     return { findings, tokens: [], statements: [], otherLexProblems: [] };
   }
 
-  const { tokens, problems } = tokenize(sql, { backtickIdentifiers: dialect === 'veloflux' });
+  const { tokens, problems } = tokenize(sql, { backtickIdentifiers: dialect.backtickIdentifiers });
   const otherLexProblems: LexProblem[] = [];
   for (const problem of problems) {
     // `$` may open a dollar-quoted string the lexer does not read (see lexer.ts), and a backslash
@@ -100,11 +102,8 @@ export function inspectSafety(sql: string, dialect: SqlDialect): SafetyReport {
   }
 
   const first = statements[0] ?? [];
-  const lead = dialect === 'veloflux' ? first[0] : leadingWord(first);
-  const allowedLead =
-    dialect === 'veloflux'
-      ? isWord(lead, 'select')
-      : isWord(lead, 'select', 'with') || (dialect === 'duckdb' && isWord(lead, 'from'));
+  const lead = dialect.statementStart.firstTokenOnly ? first[0] : leadingWord(first);
+  const allowedLead = isWord(lead, ...dialect.statementStart.words);
   if (!allowedLead) {
     findings.push({
       code: 'not-select',
@@ -130,7 +129,7 @@ export function inspectSafety(sql: string, dialect: SqlDialect): SafetyReport {
           offset: token.start,
         });
       }
-      if (dialect !== 'veloflux' && SIDE_EFFECT_FUNCTIONS.has(lower) && isSymbol(statement[i + 1], '(')) {
+      if (dialect.database && SIDE_EFFECT_FUNCTIONS.has(lower) && isSymbol(statement[i + 1], '(')) {
         findings.push({
           code: 'side-effect',
           found: `${lower}()`,
@@ -138,7 +137,7 @@ export function inspectSafety(sql: string, dialect: SqlDialect): SafetyReport {
           offset: token.start,
         });
       }
-      if (dialect !== 'veloflux' && isWord(token, 'from', 'join') && statement[i + 1]?.kind === 'string') {
+      if (dialect.database && isWord(token, 'from', 'join') && statement[i + 1]?.kind === 'string') {
         findings.push({
           code: 'file-access',
           found: `${token.text.toUpperCase()} ${statement[i + 1]?.text ?? ''}`,
@@ -151,7 +150,7 @@ export function inspectSafety(sql: string, dialect: SqlDialect): SafetyReport {
 
   // The parser is a second opinion for SQL targets. It only runs on text the lexer found clean, and
   // its failure to parse proves nothing (see inspectWithParser), so only what it parsed counts.
-  if (dialect !== 'veloflux' && findings.length === 0) {
+  if (dialect.database && findings.length === 0) {
     const verdict = inspectWithParser(sql);
     if (verdict.parsed) {
       if (verdict.statements.length !== 1) {

@@ -1,7 +1,7 @@
-import type { Column } from '@nl2p/envelope';
+import type { Column, TargetKind } from '@nl2p/envelope';
 
-/** The SQL dialects the guard knows: veloFlux's StreamDialect, and the two plain SQL targets. */
-export type SqlDialect = 'veloflux' | 'duckdb' | 'postgres';
+/** The SQL dialect of a target; what the guard knows of each is in `GUARD_DIALECTS` (dialects.ts). */
+export type SqlDialect = TargetKind;
 
 /**
  * A callable function as far as the guard cares. `FunctionInfo` from `@nl2p/engine` fits as is;

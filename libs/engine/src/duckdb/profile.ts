@@ -2,6 +2,25 @@ import type { TargetProfile } from '../targets';
 import { DuckDbTarget } from './duckdb-target';
 import { duckdbCompiler } from './compiler';
 
+/**
+ * DuckDB's wording for a name that does not exist: a column (or struct field), a table or view,
+ * a function of any kind. Stable across DuckDB 1.x (no error codes in the Node API).
+ */
+const UNKNOWN_NAME = new RegExp(
+  [
+    'Referenced column .* not found',
+    'does not have a column named',
+    'Column .* not found',
+    'Referenced struct field .* not found',
+    'Could not find key .* in struct',
+    'Function with name .* does not exist',
+    '(Table|View|Table or view) with name .* does not exist',
+    'Referenced table .* not found',
+    '(Schema|Catalog) with name .* does not exist',
+  ].join('|'),
+  'i',
+);
+
 export const duckdbProfile: TargetProfile = {
   kind: 'duckdb',
   label: 'DuckDB',
@@ -16,4 +35,5 @@ export const duckdbProfile: TargetProfile = {
       queryTimeoutMs: config.sqlTargets.queryTimeoutMs,
     }),
   compiler: duckdbCompiler,
+  namesUnknownObject: (error) => UNKNOWN_NAME.test(error),
 };

@@ -2,6 +2,13 @@ import type { TargetProfile } from '../targets';
 import { PostgresTarget } from './postgres-target';
 import { postgresCompiler } from './compiler';
 
+/**
+ * PostgreSQL's wording (SQLSTATE 42703 / 42P01 / 42883 / 3F000): a column, a relation, a function
+ * or a schema that does not exist.
+ */
+const UNKNOWN_NAME =
+  /column .* does not exist|relation .* does not exist|function .* does not exist|schema .* does not exist|missing FROM-clause entry for table/i;
+
 export const postgresProfile: TargetProfile = {
   kind: 'postgres',
   label: 'PostgreSQL',
@@ -20,4 +27,5 @@ export const postgresProfile: TargetProfile = {
     });
   },
   compiler: postgresCompiler,
+  namesUnknownObject: (error) => UNKNOWN_NAME.test(error),
 };

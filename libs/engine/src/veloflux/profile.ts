@@ -1,5 +1,6 @@
 import type { TargetProfile } from '../targets';
 import { ManagerClient } from '../manager-client';
+import { classifyEngineError } from './classify';
 import { VelofluxTarget } from './veloflux-target';
 import { velofluxCompiler } from './compiler';
 import { reviewWhereSemantics } from './where-semantics';
@@ -23,4 +24,6 @@ export const velofluxProfile: TargetProfile = {
     ),
   compiler: velofluxCompiler,
   reviewAssumptions: reviewWhereSemantics,
+  namesUnknownObject: (error) =>
+    ['unknown_column', 'unknown_stream', 'unknown_function'].includes(classifyEngineError(error)),
 };
