@@ -42,8 +42,8 @@ export async function countRoundTrips(redis: Redis, run: () => Promise<number>):
       inMulti.add(source);
       name = 'MULTI…EXEC';
     } else if (command === 'EVALSHA' || command === 'EVAL') {
-      // BullMQ's scripts go as EVALSHA (ioredis defined commands); the product's own as EVAL.
-      name = command === 'EVAL' ? 'EVAL (product script)' : 'EVALSHA (BullMQ script)';
+      // Scripts: BullMQ's (add, move to active/finished, …) and the checkpoint's.
+      name = `${command} (script)`;
     }
     counts.set(name, (counts.get(name) ?? 0) + 1);
     trips += 1;

@@ -109,6 +109,9 @@ end
 return 1
 `;
 
+const CAS_COMMAND = 'nl2pCompareAndSet';
+type CasCommand = Record<typeof CAS_COMMAND, (...keysThenArgs: string[]) => Promise<number>>;
+
 export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: Redis,
@@ -118,7 +121,11 @@ export class RedisSessionStore implements SessionStore {
     private readonly eventsMaxLen = 2_000,
     /** Bound of the trace log (as {@link TraceLog} keeps it), for {@link CheckpointExtras}. */
     private readonly traceMaxRecords = 2_000,
-  ) {}
+  ) {
+    // Sent by its digest (EVALSHA, loaded on first use): the script's text is not written to
+    // the socket on every checkpoint.
+    if (!(CAS_COMMAND in redis)) redis.defineCommand(CAS_COMMAND, { numberOfKeys: 5, lua: CAS_SCRIPT });
+  }
 
   async create(envelope: Envelope): Promise<boolean> {
     const key = this.keys.session(envelope.session_id);
@@ -152,9 +159,7 @@ export class RedisSessionStore implements SessionStore {
     const now = new Date();
     const stored: Envelope = { ...next, version: expectedVersion + 1, updated_at: now.toISOString() };
     const id = next.session_id;
-    const ok = await this.redis.eval(
-      CAS_SCRIPT,
-      5,
+    const ok = await (this.redis as unknown as CasCommand)[CAS_COMMAND](
       this.keys.session(id),
       this.keys.events(id),
       this.keys.trace(id),
