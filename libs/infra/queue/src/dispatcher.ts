@@ -3,12 +3,55 @@ import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { jobId, type Envelope } from '@nl2p/envelope';
+import { z } from 'zod';
+import { Envelope, jobId } from '@nl2p/envelope';
 import { GRAPH, JanitorJob, QueueName, type ReapJobData } from '@nl2p/graph';
 
-/** What every workflow job carries: the envelope addressed to one node. */
+/**
+ * Where the turn stood when a job was queued: enough to tell a stale job (turn, node, attempt,
+ * version), to delete a temp pipeline it may have made, and to join the turn's trace. The node
+ * runs on the checkpoint, never on a copy in the job, so the job does not carry the envelope's
+ * kilobytes through BullMQ (written on add, read back on every delivery, parsed twice).
+ */
+export const JobAddress = Envelope.pick({
+  session_id: true,
+  turn_id: true,
+  node: true,
+  version: true,
+  status: true,
+  target: true,
+  deployment: true,
+  trace: true,
+}).extend({ validation: Envelope.shape.validation.pick({ attempt: true }) });
+export type JobAddress = z.infer<typeof JobAddress>;
+
+export function jobAddress(e: Envelope): JobAddress {
+  return {
+    session_id: e.session_id,
+    turn_id: e.turn_id,
+    node: e.node,
+    version: e.version,
+    status: e.status,
+    target: e.target,
+    deployment: e.deployment,
+    trace: e.trace,
+    validation: { attempt: e.validation.attempt },
+  };
+}
+
+/** What every workflow job carries: the address of the checkpoint it runs one node on. */
 export interface NodeJobData {
-  envelope: Envelope;
+  envelope: JobAddress;
+  /**
+   * Deliveries the node had before this job: a run on in another node's job that failed (see
+   * NodeRunner.run) hands the node to its own job with the retries its policy has left.
+   */
+  deliveries_before?: number;
+}
+
+/** A node handed on to its own job after `deliveriesBefore` failed deliveries elsewhere. */
+export interface HandOn {
+  deliveriesBefore: number;
 }
 
 /**
@@ -24,17 +67,21 @@ export class WorkflowDispatcher {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async dispatch(envelope: Envelope): Promise<void> {
+  async dispatch(envelope: Envelope, handOn?: HandOn): Promise<void> {
     const node = envelope.node;
     if (!node) throw new Error(`envelope of session ${envelope.session_id} is addressed to no node`);
     const spec = GRAPH[node];
     const backoff = Math.round(spec.jobOptions.backoffMs * this.config.worker.backoffFactor);
+    const before = handOn?.deliveriesBefore ?? 0;
+    // A handed-on node waits as BullMQ's exponential backoff would have before its next delivery.
+    const delay = before > 0 && backoff > 0 ? backoff * 2 ** (before - 1) : undefined;
     await this.queue(spec.queue).add(
       node,
-      { envelope },
+      { envelope: jobAddress(envelope), ...(before > 0 ? { deliveries_before: before } : {}) },
       {
         jobId: jobId(envelope.session_id, envelope.turn_id, node, envelope.validation.attempt),
-        attempts: spec.jobOptions.attempts,
+        attempts: Math.max(1, spec.jobOptions.attempts - before),
+        ...(delay ? { delay } : {}),
         backoff: backoff > 0 ? { type: 'exponential', delay: backoff } : undefined,
         // A finished job is not kept to de-duplicate a late re-dispatch of its id: the checkpoint
         // does that (a job whose turn, node, attempt or version the checkpoint has moved past is

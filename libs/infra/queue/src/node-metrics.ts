@@ -10,7 +10,7 @@ import type { RunOutcome } from './node-runner';
  * will deliver the job again (retryable, attempts left), else `failed`.
  */
 export function startNodeRunMeasure(
-  job: Job,
+  job: Pick<Job, 'attemptsMade'> & { opts: { attempts?: number } },
   node: unknown,
 ): (result: { outcome: RunOutcome } | { error: unknown }) => void {
   const started = performance.now();

@@ -1,20 +1,13 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
-import {
-  EnvelopeValidationError,
-  parseEnvelope,
-  tmpPipelineIdOf,
-  type Envelope,
-  type NodeName,
-  type SessionEvent,
-} from '@nl2p/envelope';
+import { tmpPipelineIdOf, type Envelope, type NodeName, type SessionEvent } from '@nl2p/envelope';
 import { END, GRAPH, TMP_PIPELINE_NODES, ownsTmpPipeline, remember } from '@nl2p/graph';
 import { EventLog, TraceLog, type NodeTraceRecord, type SessionStore } from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
 import { countTurnEnd } from '@nl2p/metrics';
-import { WorkflowDispatcher, type NodeJobData } from './dispatcher';
+import { JobAddress, WorkflowDispatcher, type NodeJobData } from './dispatcher';
 import { startNodeRunMeasure } from './node-metrics';
 import { SupersededError, describeFailure, errorMessage, isRetryable, redact } from './failures';
 import { SESSION_STORE, TMP_REAPER, type TmpPipelineReaper } from './tokens';
@@ -46,6 +39,33 @@ export type NodeHandler = (envelope: Envelope, ctx: NodeRunContext) => Promise<E
 export type NodeHandlers = Partial<Record<NodeName, NodeHandler>>;
 
 export type RunOutcome = 'advanced' | 'stale' | 'failed';
+
+/**
+ * Which delivery a node run is: of its own job, or (run on in the job of the node before it, see
+ * {@link NodeRunner.run}) the first of its own policy. `before` counts deliveries a handed-on job
+ * inherits from the run that failed in another node's job.
+ */
+interface Delivery {
+  made: number;
+  attempts: number;
+  before: number;
+}
+
+/** How a node run ended, and the checkpoint to run on in the same job, if any. */
+interface NodeRunResult {
+  outcome: RunOutcome;
+  carry: Envelope | null;
+}
+
+/** At most this many node runs in one job; the next goes through its queue. */
+export const MAX_NODES_PER_JOB = 8;
+
+/** A run on in another node's job failed but may be retried: its own job now has it. */
+class HandedOn extends Error {
+  constructor(readonly failure: unknown) {
+    super(errorMessage(failure));
+  }
+}
 
 /** How often a running node checks whether its turn was cancelled or moved on. */
 export const SUPERSEDE_POLL_MS = 500;
@@ -82,19 +102,43 @@ export class NodeRunner {
    * envelope), so a turn is one trace across every service it touches.
    */
   async run(job: Job<NodeJobData>, handlers: NodeHandlers, service: string): Promise<RunOutcome> {
+    // A node whose successor runs on this service runs it on in the same job: no queue hop, no
+    // re-read of the checkpoint it just wrote. Each run still has its span, events, trace record
+    // and compare-and-set checkpoint, so a crash mid-way re-delivers this job, which finds the
+    // checkpoint moved on and hands it to the successor's own queue (redispatchIfOrphaned).
+    let carried: Envelope | null = null;
+    for (let runs = 1; ; runs++) {
+      const { outcome, carry } = await this.runTraced(job, handlers, service, carried, runs < MAX_NODES_PER_JOB);
+      if (!carry) return outcome;
+      carried = carry;
+    }
+  }
+
+  private runTraced(
+    job: Job<NodeJobData>,
+    handlers: NodeHandlers,
+    service: string,
+    carried: Envelope | null,
+    mayCarry: boolean,
+  ): Promise<NodeRunResult> {
     const data = job.data as Partial<NodeJobData> | undefined;
-    const parent = extractCarrier(data?.envelope?.trace);
-    const name = `node ${data?.envelope?.node ?? 'unknown'}`;
-    const measured = startNodeRunMeasure(job, data?.envelope?.node);
-    return tracer().startActiveSpan(name, {}, parent, async (span) => {
+    const addressed = carried ?? data?.envelope;
+    const parent = extractCarrier(addressed?.trace);
+    const name = `node ${addressed?.node ?? 'unknown'}`;
+    const delivery = carried ? ownFirstDelivery(carried) : jobDelivery(job);
+    const measured = startNodeRunMeasure({ attemptsMade: delivery.made, opts: delivery }, addressed?.node);
+    return tracer().startActiveSpan(name, {}, parent, async (span): Promise<NodeRunResult> => {
       try {
-        const outcome = await this.runNode(job, handlers, service, span);
-        span.setAttribute('nl2p.outcome', outcome);
-        measured({ outcome });
-        return outcome;
+        const result = await this.runNode(job, handlers, service, span, carried, delivery, mayCarry);
+        span.setAttribute('nl2p.outcome', result.outcome);
+        measured({ outcome: result.outcome });
+        return result;
       } catch (err) {
-        failSpan(span, err);
-        measured({ error: err });
+        const failure = err instanceof HandedOn ? err.failure : err;
+        failSpan(span, failure);
+        measured({ error: failure });
+        // This job's own node advanced; the failed successor is retried in its own job.
+        if (err instanceof HandedOn) return { outcome: 'advanced', carry: null };
         throw err;
       } finally {
         span.end();
@@ -107,12 +151,16 @@ export class NodeRunner {
     handlers: NodeHandlers,
     service: string,
     span: Span,
-  ): Promise<RunOutcome> {
-    const envelope = this.parse(job);
+    carried: Envelope | null,
+    delivery: Delivery,
+    mayCarry: boolean,
+  ): Promise<NodeRunResult> {
+    const envelope = carried ?? this.parse(job);
+    const deliveryNo = delivery.before + delivery.made + 1;
     span.setAttributes({
       'nl2p.node': envelope.node ?? '',
       'nl2p.attempt': envelope.validation.attempt,
-      'nl2p.delivery': job.attemptsMade + 1,
+      'nl2p.delivery': deliveryNo,
       'nl2p.session_id': envelope.session_id,
       'nl2p.turn_id': envelope.turn_id,
     });
@@ -120,11 +168,12 @@ export class NodeRunner {
     const handler = handlers[node];
     if (!handler) throw new UnrecoverableError(`service ${service} has no handler for node ${node}`);
 
-    const current = await this.store.get(envelope.session_id);
+    // A carried envelope is the checkpoint this job's previous run has just written.
+    const current = carried ?? (await this.store.get(envelope.session_id));
     if (!current || !resumes(envelope, current)) {
       await this.redispatchIfOrphaned(envelope, current);
       await this.reapUnowned(envelope, this.attemptTmpIds(envelope));
-      return 'stale';
+      return { outcome: 'stale', carry: null };
     }
 
     // The checkpoint is the truth: it may hold what this node checkpointed before a crash.
@@ -169,18 +218,30 @@ export class NodeRunner {
       await announced;
       if (controller.signal.aborted || err instanceof SupersededError) {
         this.logger.log({ msg: 'node stopped: the turn was cancelled or moved on', ...log });
-        await this.finishNode(input, service, job, started, calls, 'stopped: the turn was cancelled or moved on');
+        await this.finishNode(
+          input,
+          service,
+          deliveryNo,
+          started,
+          calls,
+          'stopped: the turn was cancelled or moved on',
+        );
         await this.reapUnowned(input, this.attemptTmpIds(input));
-        return 'stale';
+        return { outcome: 'stale', carry: null };
       }
-      const final = !isRetryable(err) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const final = !isRetryable(err) || delivery.made + 1 >= delivery.attempts;
       const message = describeFailure(node, err, this.secrets);
-      this.logger.warn({ msg: 'node failed', ...log, delivery: job.attemptsMade + 1, final, error: message });
-      await this.finishNode(input, service, job, started, calls, redact(errorMessage(err), this.secrets));
+      this.logger.warn({ msg: 'node failed', ...log, delivery: deliveryNo, final, error: message });
+      await this.finishNode(input, service, deliveryNo, started, calls, redact(errorMessage(err), this.secrets));
       if (final) {
         await this.failTurn(input, { version: run.expected }, node, message);
         // Not worth another delivery: the turn has ended.
         throw err instanceof UnrecoverableError ? err : new UnrecoverableError(message);
+      }
+      if (carried) {
+        // Run on in another node's job: its own job takes the retries its policy has left.
+        await this.dispatcher.dispatch(input, { deliveriesBefore: deliveryNo });
+        throw new HandedOn(err);
       }
       throw err;
     }
@@ -196,7 +257,7 @@ export class NodeRunner {
       next === END ? concludeTurn(withMetrics, node) : { ...withMetrics, node: next, status: 'running' };
     // The node's end event and trace record go in with the checkpoint (one round trip), the
     // event before the turn's end, so the client sees it first.
-    const ended = this.nodeEnd(input, service, job, started, calls, null);
+    const ended = this.nodeEnd(input, service, deliveryNo, started, calls, null);
     const saved = await this.store.compareAndSet(
       run.expected,
       candidate,
@@ -212,12 +273,14 @@ export class NodeRunner {
         ...this.attemptTmpIds(input),
         ...(produced.validation.tmp_pipeline_id ? [produced.validation.tmp_pipeline_id] : []),
       ]);
-      return 'stale';
+      return { outcome: 'stale', carry: null };
     }
     if (next === END) {
       countTurnEnd(saved.status);
-      return 'advanced';
+      return { outcome: 'advanced', carry: null };
     }
+    if (mayCarry && handlers[next] && GRAPH[next].queue === GRAPH[node].queue)
+      return { outcome: 'advanced', carry: saved };
     try {
       await this.dispatcher.dispatch(saved);
     } catch (err) {
@@ -228,7 +291,7 @@ export class NodeRunner {
       }
       throw err;
     }
-    return 'advanced';
+    return { outcome: 'advanced', carry: null };
   }
 
   /**
@@ -239,12 +302,9 @@ export class NodeRunner {
     // `finishedOn` is set only when BullMQ gives up on the job (no retry left).
     const final = (typeof job.finishedOn === 'number' && job.finishedOn > 0) || err.name === 'UnrecoverableError';
     if (!final) return;
-    let envelope: Envelope;
-    try {
-      envelope = parseEnvelope(job.data?.envelope);
-    } catch {
-      return;
-    }
+    const parsed = JobAddress.safeParse(job.data?.envelope);
+    if (!parsed.success) return;
+    const envelope = parsed.data;
     if (!envelope.node) return;
     const reason = /stalled|started more than/i.test(err.message)
       ? `the worker running it stopped again and again (${err.message})`
@@ -258,7 +318,12 @@ export class NodeRunner {
   }
 
   /** Ends the turn with a clear error the client sees; the session never stays "running". */
-  async failTurn(envelope: Envelope, at: TurnPosition, node: NodeName | null, message: string): Promise<void> {
+  async failTurn(
+    envelope: Pick<Envelope, 'session_id' | 'turn_id'>,
+    at: TurnPosition,
+    node: NodeName | null,
+    message: string,
+  ): Promise<void> {
     try {
       await this.turns.fail(envelope.session_id, envelope.turn_id, at, node, message);
     } catch (err) {
@@ -271,15 +336,15 @@ export class NodeRunner {
     }
   }
 
-  private parse(job: Job<NodeJobData>): Envelope {
-    try {
-      const envelope = parseEnvelope(job.data?.envelope);
-      if (!envelope.node) throw new EnvelopeValidationError('envelope is addressed to no node');
-      return envelope;
-    } catch (err) {
-      // A bad shape never gets better by retrying.
-      throw new UnrecoverableError(`job ${job.id}: ${errorMessage(err)}`);
+  private parse(job: Job<NodeJobData>): JobAddress {
+    const parsed = JobAddress.safeParse(job.data?.envelope);
+    // A bad shape never gets better by retrying.
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new UnrecoverableError(`job ${job.id}: invalid envelope: ${issues}`);
     }
+    if (!parsed.data.node) throw new UnrecoverableError(`job ${job.id}: envelope is addressed to no node`);
+    return parsed.data;
   }
 
   /**
@@ -287,7 +352,7 @@ export class NodeRunner {
    * re-delivered with the older envelope: instead of running it again, hand the checkpoint on
    * (the deterministic job id makes this a no-op when the dispatch did happen).
    */
-  private async redispatchIfOrphaned(envelope: Envelope, current: Envelope | null): Promise<void> {
+  private async redispatchIfOrphaned(envelope: JobAddress, current: Envelope | null): Promise<void> {
     if (
       current &&
       current.status === 'running' &&
@@ -299,12 +364,12 @@ export class NodeRunner {
   }
 
   /** The temp pipeline this job's node may have created (validate, explain, cleanup only). */
-  private attemptTmpIds(e: Envelope): string[] {
+  private attemptTmpIds(e: JobAddress): string[] {
     return e.node && TMP_PIPELINE_NODES.has(e.node) ? [tmpPipelineIdOf(e)] : [];
   }
 
   /** Deletes those of `ids` no in-flight turn owns (read fresh), best effort. */
-  private async reapUnowned(e: Envelope, ids: string[]): Promise<void> {
+  private async reapUnowned(e: Pick<Envelope, 'session_id' | 'target'>, ids: string[]): Promise<void> {
     if (!this.reaper || !ids.length) return;
     const current = await this.store.get(e.session_id);
     for (const id of new Set(ids)) {
@@ -375,19 +440,19 @@ export class NodeRunner {
   private async finishNode(
     envelope: Envelope,
     service: string,
-    job: Job,
+    delivery: number,
     started: Date,
     calls: CallLog,
     error: string | null,
   ): Promise<void> {
-    await this.record(envelope, this.nodeEnd(envelope, service, job, started, calls, error));
+    await this.record(envelope, this.nodeEnd(envelope, service, delivery, started, calls, error));
   }
 
   /** The `node_end` event and the trace record of a node run that just ended. */
   private nodeEnd(
     envelope: Envelope,
     service: string,
-    job: Job,
+    delivery: number,
     started: Date,
     calls: CallLog,
     error: string | null,
@@ -409,7 +474,7 @@ export class NodeRunner {
         node,
         service,
         attempt: envelope.validation.attempt,
-        delivery: job.attemptsMade + 1,
+        delivery,
         start: started.toISOString(),
         end: end.toISOString(),
         latency_ms: latency,
@@ -437,7 +502,7 @@ export class NodeRunner {
  * attempt. The checkpoint may be newer than the job's envelope when the node checkpointed
  * mid-way (before a side effect) and its worker died; the job then resumes from there.
  */
-function resumes(job: Envelope, current: Envelope): boolean {
+function resumes(job: JobAddress, current: Envelope): boolean {
   return (
     current.status === 'running' &&
     current.turn_id === job.turn_id &&
@@ -452,6 +517,15 @@ function concludeTurn(envelope: Envelope, node: NodeName): Envelope {
   const status = envelope.interrupt ? 'waiting' : 'idle';
   const said = envelope.interrupt?.question ?? envelope.answer?.text ?? envelope.draft.sql ?? 'done';
   return remember({ ...envelope, node, status }, 'assistant', said);
+}
+
+function jobDelivery(job: Job<NodeJobData>): Delivery {
+  const data = job.data as Partial<NodeJobData> | undefined;
+  return { made: job.attemptsMade, attempts: job.opts.attempts ?? 1, before: data?.deliveries_before ?? 0 };
+}
+
+function ownFirstDelivery(envelope: Envelope): Delivery {
+  return { made: 0, attempts: envelope.node ? GRAPH[envelope.node].jobOptions.attempts : 1, before: 0 };
 }
 
 function addCallMetrics(envelope: Envelope, calls: CallLog): Envelope {
