@@ -1,8 +1,8 @@
 // Type-checked linting (STYLE.md): floating promises and non-exhaustive switches are errors, and
 // Nx module boundaries really constrain: apps never import apps, contracts stay light, test
 // utilities only reach specs. The boundary rule reads Nx's cached project graph and silently skips
-// itself without one (every fresh clone), so `npm run lint` builds the graph first
-// (`nx show projects`) and fails on any warning, that skip included.
+// itself without one, so `npm run lint` runs through Nx (`nx run-many -t lint`: the graph is built
+// before any project is linted) and each project's lint fails on any warning (nx.json).
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
