@@ -36,6 +36,13 @@ if [ -z "${POSTGRES_URL:-}" ]; then
   fi
 fi
 
+# Debian's chromium for the web console's browser test (playwright-core drives it and downloads
+# no browser of its own); without it that test fails saying so.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  step "installing chromium (Debian package)"
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2 || true
+fi
+
 step "typecheck"
 npm run --silent typecheck
 step "lint"

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { assertAuthConfigured, createLogger, type AppConfig } from '@nl2p/config';
 import { GatewayModule } from './app.module';
 import { BodyErrorFilter } from './http/body-error.filter';
+import { serveConsole } from './console/serve-console';
 
 /** Builds the gateway (used by main.ts and by tests, so both run the same app). */
 export async function createGatewayApp(config: AppConfig, logger = createLogger(config, 'gateway')) {
@@ -29,5 +30,6 @@ export async function createGatewayApp(config: AppConfig, logger = createLogger(
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
+  serveConsole(app, logger);
   return app;
 }

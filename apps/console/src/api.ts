@@ -1,0 +1,212 @@
+import { createParser } from 'eventsource-parser';
+import type { Interrupt, Preview, SessionEvent, TurnStatus } from '@nl2p/envelope';
+
+/** What the gateway shows of a session (`GET /v1/sessions/:id`). */
+export interface SessionView {
+  session_id: string;
+  status: TurnStatus;
+  turn_id: number;
+  target: string;
+  node: string | null;
+  active_stream: string | null;
+  interrupt: Interrupt | null;
+  request: string | null;
+  sql: string | null;
+  draft_mode?: string | null;
+  query_plan?: unknown;
+  assumptions?: string[];
+  questions?: string[];
+  explain: string | null;
+  pipeline_request: Record<string, unknown> | null;
+  preview?: Preview | null;
+  preview_error?: string | null;
+  answer: { kind: 'streams' | 'schema' | 'message'; text: string; data?: unknown } | null;
+  error: { node: string | null; message: string } | null;
+}
+
+export interface Column {
+  name: string;
+  data_type: string;
+}
+
+export interface StreamInfo {
+  name: string;
+  columns: Column[];
+}
+
+export interface StreamList {
+  target: string;
+  source_noun: 'stream' | 'table';
+  streams: StreamInfo[];
+}
+
+export interface SessionSummary {
+  session_id: string;
+  status: TurnStatus;
+  turn_id: number;
+  target: string;
+  request: string | null;
+  updated_at: string;
+}
+
+/** One node run of `GET /v1/sessions/:id/trace`. */
+export interface TraceRecord {
+  turn_id: number;
+  node: string;
+  service: string;
+  attempt: number;
+  start: string;
+  end: string;
+  latency_ms: number;
+  ok: boolean;
+  error: string | null;
+  llm: { model: string; input_tokens: number; output_tokens: number; latency_ms: number }[];
+  engine: { method: string; route: string; status: number | null; latency_ms: number }[];
+}
+
+export interface TurnBody {
+  text?: string;
+  stream?: string;
+  confirm?: boolean;
+  feedback?: string;
+}
+
+/** The gateway answered with an error; `message` is the product's own wording. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const KEY_STORAGE = 'nl2p.apiKey';
+
+/** Nest error bodies carry `message` (a string, or a list for validation errors). */
+function messageOf(status: number, text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: unknown };
+    if (Array.isArray(body.message)) return body.message.map(String).join('; ');
+    if (typeof body.message === 'string') return body.message;
+    if (typeof body.error === 'string') return body.error;
+  } catch {
+    // not JSON
+  }
+  return text.trim() || `HTTP ${status}`;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** The console's way to the gateway: its REST API and its event stream, same origin. */
+export class ConsoleApi {
+  apiKey: string | null;
+
+  constructor(private readonly base = '') {
+    this.apiKey = sessionStorage.getItem(KEY_STORAGE);
+  }
+
+  setKey(key: string | null): void {
+    this.apiKey = key;
+    if (key) sessionStorage.setItem(KEY_STORAGE, key);
+    else sessionStorage.removeItem(KEY_STORAGE);
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...extra };
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}${path}`, {
+        method,
+        headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, 'The gateway cannot be reached. Is it running?');
+    }
+    const text = await res.text();
+    if (!res.ok) throw new ApiError(res.status, messageOf(res.status, text));
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  streams(target?: string) {
+    return this.request<StreamList>('GET', `/v1/streams${target ? `?target=${encodeURIComponent(target)}` : ''}`);
+  }
+
+  sessions() {
+    return this.request<{ sessions: SessionSummary[] }>('GET', '/v1/sessions?limit=20');
+  }
+
+  createSession(target?: string) {
+    return this.request<SessionView>('POST', '/v1/sessions', target ? { target } : {});
+  }
+
+  session(id: string) {
+    return this.request<SessionView>('GET', `/v1/sessions/${id}`);
+  }
+
+  postTurn(id: string, body: TurnBody) {
+    return this.request<SessionView>('POST', `/v1/sessions/${id}/turns`, body);
+  }
+
+  async trace(id: string, turn: number): Promise<TraceRecord[]> {
+    return (await this.request<{ records: TraceRecord[] }>('GET', `/v1/sessions/${id}/trace?turn=${turn}`)).records;
+  }
+
+  /**
+   * Follows one turn's Server-Sent Events until `end`. A dropped connection is resumed with the
+   * standard `Last-Event-ID` header, so each event arrives once. Uses fetch, not EventSource,
+   * because EventSource cannot send the API key.
+   */
+  async followTurn(id: string, turn: number, onEvent: (e: SessionEvent) => void, signal?: AbortSignal): Promise<void> {
+    let lastEventId: string | undefined;
+    let failures = 0;
+    for (;;) {
+      let ended = false;
+      const parser = createParser({
+        onEvent: (message) => {
+          if (message.id) lastEventId = message.id;
+          if (message.event === 'end') ended = true;
+          else if (message.event !== 'heartbeat') onEvent(JSON.parse(message.data) as SessionEvent);
+        },
+      });
+      try {
+        const res = await fetch(`${this.base}/v1/sessions/${id}/events?turn=${turn}`, {
+          headers: this.headers({
+            accept: 'text/event-stream',
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          }),
+          signal,
+        });
+        if (!res.ok || !res.body) throw new ApiError(res.status, messageOf(res.status, await res.text()));
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+          if (ended) {
+            await reader.cancel();
+            return;
+          }
+        }
+      } catch (err) {
+        if (signal?.aborted) return;
+        if (err instanceof ApiError && err.status >= 400 && err.status < 500) throw err;
+        if (++failures > 6) throw err instanceof Error ? err : new Error(String(err));
+      }
+      if (ended || signal?.aborted) return;
+      await sleep(Math.min(2_000, 150 * 2 ** failures), signal);
+    }
+  }
+}

@@ -1,0 +1,484 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SessionEvent } from '@nl2p/envelope';
+import {
+  ApiError,
+  ConsoleApi,
+  type SessionSummary,
+  type SessionView,
+  type StreamList,
+  type TraceRecord,
+  type TurnBody,
+} from './api';
+import { KeyForm, PipelineRequest, PreviewTable, SqlBlock, StreamsPanel, Timeline } from './components';
+
+const TARGETS = ['veloflux', 'duckdb', 'postgres'] as const;
+
+interface LiveNode {
+  node: string;
+  attempt: number;
+  state: 'running' | 'ok' | 'failed';
+  latency_ms?: number;
+}
+
+/** One turn as the conversation shows it: what was sent, what streamed in, what it left. */
+interface TurnEntry {
+  key: number;
+  said: string;
+  turnId: number | null;
+  draft: string;
+  nodes: LiveNode[];
+  errors: string[];
+  view: SessionView | null;
+  trace: TraceRecord[];
+}
+
+/** How a turn body reads in the conversation. */
+function describeBody(body: TurnBody): string {
+  if (body.stream !== undefined && body.text === undefined) return `Use stream ${body.stream}`;
+  if (body.confirm === true) return 'Confirm';
+  if (body.confirm === false) return 'Discard';
+  if (body.feedback !== undefined) return `Change: ${body.feedback}`;
+  return body.text ?? '';
+}
+
+export function App() {
+  const api = useRef(new ConsoleApi()).current;
+  const [target, setTarget] = useState<string>('');
+  const [session, setSession] = useState<SessionView | null>(null);
+  const [turns, setTurns] = useState<TurnEntry[]>([]);
+  const [streams, setStreams] = useState<StreamList | null>(null);
+  const [past, setPast] = useState<SessionSummary[]>([]);
+  const [useStream, setUseStream] = useState<string | null>(null);
+  const [input, setInput] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [keyNeeded, setKeyNeeded] = useState<string | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const actionRef = useRef<HTMLElement>(null);
+
+  /** A product error in the product's words; a refused key asks for one. */
+  const fail = (err: unknown) => {
+    if (err instanceof ApiError && err.status === 401) {
+      setKeyNeeded(api.apiKey ? `The gateway refused this key: ${err.message}` : err.message);
+      return;
+    }
+    setError(err instanceof Error ? err.message : String(err));
+  };
+
+  const loadCatalog = async (forTarget: string) => {
+    try {
+      const list = await api.streams(forTarget || undefined);
+      setStreams(list);
+      if (!forTarget) setTarget(list.target);
+      setPast((await api.sessions()).sessions);
+    } catch (err) {
+      setStreams(null);
+      fail(err);
+    }
+  };
+
+  useEffect(() => {
+    void loadCatalog(target);
+    // Only when the target changes (and once at the start).
+  }, [target]);
+
+  const patch = (key: number, change: (t: TurnEntry) => TurnEntry) =>
+    setTurns((all) => all.map((t) => (t.key === key ? change(t) : t)));
+
+  const onEvent = (key: number) => (e: SessionEvent) => {
+    patch(key, (t) => {
+      switch (e.type) {
+        case 'node_start':
+          return { ...t, nodes: [...t.nodes, { node: e.node, attempt: e.attempt, state: 'running' }] };
+        case 'node_end':
+          return {
+            ...t,
+            nodes: t.nodes.map((n) =>
+              n.node === e.node && n.attempt === e.attempt && n.state === 'running'
+                ? { ...n, state: e.ok ? 'ok' : 'failed', latency_ms: e.latency_ms }
+                : n,
+            ),
+          };
+        case 'draft_delta':
+          return { ...t, draft: t.draft + e.delta };
+        case 'error':
+          return { ...t, errors: [...t.errors, e.message] };
+        case 'turn_start':
+        case 'interrupt':
+        case 'turn_end':
+          return t;
+      }
+    });
+  };
+
+  const send = async (body: TurnBody) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const key = Date.now();
+    try {
+      let current = session;
+      if (!current) {
+        current = await api.createSession(target || undefined);
+        setSession(current);
+      }
+      setTurns((all) => [
+        ...all,
+        { key, said: describeBody(body), turnId: null, draft: '', nodes: [], errors: [], view: null, trace: [] },
+      ]);
+      const started = await api.postTurn(current.session_id, body);
+      patch(key, (t) => ({ ...t, turnId: started.turn_id }));
+      setSession(started);
+      if (started.status === 'running') {
+        await api.followTurn(current.session_id, started.turn_id, onEvent(key));
+      }
+      const view = await api.session(current.session_id);
+      const trace = await api.trace(current.session_id, started.turn_id);
+      patch(key, (t) => ({ ...t, view, trace }));
+      setSession(view);
+    } catch (err) {
+      setTurns((all) => all.filter((t) => t.key !== key || t.turnId !== null));
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // After each turn: show its end, and put the keyboard where the next step is.
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: 'end' });
+    if (busy) return;
+    const first = actionRef.current?.querySelector<HTMLElement>('button, input');
+    (first ?? inputRef.current)?.focus();
+  }, [busy, turns.length]);
+
+  const waiting = session?.status === 'waiting' ? session.interrupt : null;
+
+  const submitInput = (e?: Event) => {
+    e?.preventDefault();
+    const text = input.trim();
+    if (!text || busy) return;
+    setInput('');
+    // As the CLI does: at a confirmation, free text is feedback on the draft.
+    if (waiting?.type === 'need_confirm') void send({ feedback: text });
+    else if (!waiting && useStream) void send({ text, stream: useStream });
+    else void send({ text });
+  };
+
+  const newSession = () => {
+    setSession(null);
+    setTurns([]);
+    setError(null);
+    inputRef.current?.focus();
+  };
+
+  const resume = async (id: string) => {
+    try {
+      const view = await api.session(id);
+      setSession(view);
+      setTarget(view.target);
+      setTurns(
+        view.turn_id > 0
+          ? [
+              {
+                key: Date.now(),
+                said: view.request ?? `turn ${view.turn_id}`,
+                turnId: view.turn_id,
+                draft: '',
+                nodes: [],
+                errors: [],
+                view,
+                trace: await api.trace(id, view.turn_id),
+              },
+            ]
+          : [],
+      );
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  if (keyNeeded) {
+    return (
+      <main class="layout narrow">
+        <Header />
+        <KeyForm
+          message={keyNeeded}
+          onSave={(key) => {
+            api.setKey(key);
+            setKeyNeeded(null);
+            void loadCatalog(target);
+          }}
+        />
+      </main>
+    );
+  }
+
+  const last = turns[turns.length - 1];
+  return (
+    <div class="layout">
+      <Header>
+        <label class="target">
+          Engine{' '}
+          <select
+            value={target}
+            disabled={busy}
+            onChange={(e) => {
+              setTarget(e.currentTarget.value);
+              newSession();
+            }}
+          >
+            {TARGETS.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={newSession} disabled={busy}>
+          New session
+        </button>
+        {api.apiKey && (
+          <button type="button" class="link" onClick={() => setKeyNeeded('Enter another API key.')}>
+            Change key
+          </button>
+        )}
+      </Header>
+
+      <aside class="side" aria-label={streams?.source_noun === 'table' ? 'Tables' : 'Streams'}>
+        <h2>{streams?.source_noun === 'table' ? 'Tables' : 'Streams'}</h2>
+        {streams && <StreamsPanel streams={streams.streams} noun={streams.source_noun} onUse={setUseStream} />}
+        {useStream && (
+          <p class="hint">
+            New requests use <strong>{useStream}</strong>.{' '}
+            <button type="button" class="link" onClick={() => setUseStream(null)}>
+              Forget it
+            </button>
+          </p>
+        )}
+        {past.length > 0 && (
+          <>
+            <h2>Your sessions</h2>
+            <ul class="sessions">
+              {past.slice(0, 8).map((s) => (
+                <li key={s.session_id}>
+                  <button type="button" class="link" onClick={() => void resume(s.session_id)}>
+                    {s.request ?? '(no request yet)'}
+                  </button>{' '}
+                  <span class="hint">{s.status}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </aside>
+
+      <main class="conversation">
+        {session && (
+          <p class="hint session-id">
+            Session <code>{session.session_id}</code> on {session.target}
+          </p>
+        )}
+        {!turns.length && (
+          <p class="hint">
+            Ask in plain words, for example “average temperature per device every 10 seconds, only above 30”.
+          </p>
+        )}
+        {turns.map((t) => (
+          <Turn key={t.key} entry={t} running={busy && t === last} latest={t === last} />
+        ))}
+
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+
+        {waiting && !busy && (
+          <section class="panel action" ref={actionRef} aria-label="The workflow asks">
+            <p class="question">{waiting.question}</p>
+            {waiting.type === 'need_stream' && (
+              <div class="choices" role="group" aria-label="Choose a stream">
+                {(waiting.choices ?? []).map((c) => (
+                  <button type="button" key={c} onClick={() => void send({ stream: c })}>
+                    {c}
+                  </button>
+                ))}
+              </div>
+            )}
+            {waiting.type === 'need_confirm' && (
+              <div class="choices">
+                <button type="button" class="primary" onClick={() => void send({ confirm: true })}>
+                  Confirm
+                </button>
+                <button type="button" onClick={() => void send({ confirm: false })}>
+                  Discard
+                </button>
+                <span class="hint">or type what to change below</span>
+              </div>
+            )}
+            {waiting.type === 'need_clarification' && <p class="hint">Answer below.</p>}
+          </section>
+        )}
+        <div ref={endRef} />
+
+        <form class="composer" onSubmit={submitInput}>
+          <label for="ask" class="visually-hidden">
+            {waiting?.type === 'need_confirm' ? 'What to change' : waiting ? 'Your answer' : 'Your request'}
+          </label>
+          <textarea
+            id="ask"
+            ref={inputRef}
+            rows={2}
+            value={input}
+            disabled={busy}
+            placeholder={
+              waiting?.type === 'need_confirm'
+                ? 'What to change in the SQL…'
+                : waiting?.type === 'need_clarification'
+                  ? 'Your answer…'
+                  : 'Ask for a pipeline…'
+            }
+            onInput={(e) => setInput(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              // Enter sends, Shift+Enter starts a new line.
+              if (e.key === 'Enter' && !e.shiftKey) submitInput(e);
+            }}
+          />
+          <button type="submit" class="primary" disabled={busy || !input.trim()}>
+            {busy ? 'Working…' : 'Send'}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}
+
+function Header({ children }: { children?: ComponentChildren }) {
+  return (
+    <header class="top">
+      <h1>nl2pipeline</h1>
+      <div class="tools">{children}</div>
+    </header>
+  );
+}
+
+function Turn({ entry, running, latest }: { entry: TurnEntry; running: boolean; latest: boolean }) {
+  const v = entry.view;
+  return (
+    <article class="turn" aria-label={`Turn ${entry.turnId ?? ''}`} data-testid="turn">
+      <p class="said">
+        <span class="who">You</span> {entry.said}
+      </p>
+      {running && (
+        <div class="live" aria-live="polite">
+          <ol class="nodes">
+            {entry.nodes.map((n, i) => (
+              <li key={i} class={n.state}>
+                {n.state === 'running' ? '…' : n.state === 'ok' ? '✓' : '✗'} {n.node}
+                {n.latency_ms !== undefined ? ` ${n.latency_ms} ms` : ''}
+              </li>
+            ))}
+          </ol>
+          {entry.draft && (
+            <pre class="code draft" data-testid="draft">
+              {entry.draft}
+            </pre>
+          )}
+        </div>
+      )}
+      {!running && entry.draft && (
+        // Kept after the turn: when a repair followed, this is what the model first wrote.
+        <details class="panel">
+          <summary>Draft as the model wrote it</summary>
+          <pre class="code draft" data-testid="draft">
+            {entry.draft}
+          </pre>
+        </details>
+      )}
+      {entry.errors.map((m, i) => (
+        <p class="error" key={i}>
+          {m}
+        </p>
+      ))}
+      {v && <TurnResult view={v} latest={latest} />}
+      {v && <Timeline records={entry.trace} />}
+    </article>
+  );
+}
+
+/** What a turn left. Earlier turns keep their SQL; the plan and the request stay open on the latest. */
+function TurnResult({ view: v, latest }: { view: SessionView; latest: boolean }) {
+  const failures = v.status === 'failed' && v.error;
+  return (
+    <div class="result">
+      {v.status === 'waiting' && v.interrupt && v.interrupt.type !== 'need_confirm' && (
+        <p class="said">
+          <span class="who">nl2pipeline</span> {v.interrupt.question}
+        </p>
+      )}
+      {failures && (
+        <p class="error" role="alert">
+          Failed{v.error?.node ? ` at ${v.error.node}` : ''}: {v.error?.message}
+        </p>
+      )}
+      {v.status === 'cancelled' && <p class="hint">Cancelled.</p>}
+      {v.answer && <Answer answer={v.answer} />}
+      {v.sql && !v.answer && (
+        <>
+          <section class="panel" aria-label="SQL">
+            <header class="panel-head">
+              <h3>SQL</h3>
+              {v.status === 'idle' && v.interrupt === null && <span class="badge">accepted</span>}
+            </header>
+            <SqlBlock sql={v.sql} />
+            {!!v.assumptions?.length && (
+              <ul class="assumptions">
+                {v.assumptions.map((a, i) => (
+                  <li key={i}>{a}</li>
+                ))}
+              </ul>
+            )}
+          </section>
+          {v.query_plan != null && (
+            <details class="panel">
+              <summary>Query plan</summary>
+              <pre class="code">{JSON.stringify(v.query_plan, null, 2)}</pre>
+            </details>
+          )}
+          {v.explain && (
+            <details class="panel" open={latest}>
+              <summary>Engine's explain</summary>
+              <pre class="code" data-testid="explain">
+                {v.explain}
+              </pre>
+            </details>
+          )}
+          {v.preview && <PreviewTable preview={v.preview} name={`nl2pipeline-${v.session_id}-${v.turn_id}`} />}
+          {v.preview_error && <p class="hint">No preview rows: {v.preview_error}</p>}
+          {v.pipeline_request && latest && <PipelineRequest request={v.pipeline_request} />}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Answer({ answer }: { answer: NonNullable<SessionView['answer']> }) {
+  const data = answer.data as { name: string; columns?: { name: string; data_type: string }[] }[] | undefined;
+  return (
+    <section class="panel">
+      <p>{answer.text}</p>
+      {answer.kind === 'streams' && Array.isArray(data) && (
+        <ul>
+          {data.map((s) => (
+            <li key={s.name}>
+              <strong>{s.name}</strong>: {(s.columns ?? []).map((c) => c.name).join(', ')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,245 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { ensureDemoDatabase } from '@nl2p/engine';
+import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
+import { FakeManager, ScriptedLlm } from '@nl2p/testing';
+import { LlmScript } from '../support/llm-script';
+import { ROOT, SERVICES, ServiceProcess, freePort, waitForHealth } from '../support/processes';
+import { deletePrefix, testEnv } from '../support/stack';
+
+jest.setTimeout(120_000);
+
+/** Debian's chromium (scripts/test.sh installs it); playwright-core downloads no browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'reports', 'console');
+const KEY = 'console-key-0123456789abcdef';
+const sha = (k: string) => createHash('sha256').update(k).digest('hex');
+
+const FIRST_SQL =
+  "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
+const REVISED_SQL =
+  "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 35 GROUP BY device_id, tumblingwindow('ss', 10)";
+const DUCK_SQL =
+  'SELECT device_id, avg(temperature) AS avg_temp FROM sensor_readings WHERE temperature > 30 GROUP BY device_id ORDER BY device_id';
+
+describe('web console in a real browser (Debian chromium), against the services as separate processes', () => {
+  const manager = new FakeManager();
+  const llm = new ScriptedLlm();
+  let env: Record<string, string>;
+  let procs: ServiceProcess[] = [];
+  let base: string;
+  let browser: Browser;
+  let script: LlmScript;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (scripts/test.sh does)`);
+    if (!existsSync(path.join(ROOT, 'dist/console/index.html')))
+      throw new Error('dist/console is missing: npm run build');
+    const [managerUrl, llmUrl, port] = await Promise.all([manager.start(), llm.start(), freePort()]);
+    env = testEnv({
+      managerUrl,
+      llmUrl,
+      env: { GATEWAY_PORT: String(port), AUTH_DISABLED: 'false', API_KEYS: `acme:${sha(KEY)}` },
+    });
+    await ensureDemoDatabase(env.DUCKDB_PATH);
+    procs = SERVICES.map((name) => new ServiceProcess(name, env));
+    procs.forEach((p) => p.start());
+    base = `http://127.0.0.1:${port}`;
+    await waitForHealth(base, 90_000, procs);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(procs.map((p) => p.stop()));
+    await Promise.all([manager.stop(), llm.stop()]);
+    if (env) await deletePrefix(env.REDIS_URL, env.REDIS_PREFIX);
+  });
+
+  beforeEach(() => {
+    manager.reset();
+    llm.reset();
+    script = new LlmScript(llm);
+  });
+
+  afterEach(() => {
+    expect(manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
+  });
+
+  async function open(viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const context = await browser.newContext({ viewport, acceptDownloads: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (m) => {
+      // The browser logs every 4xx the console answered in words (a missing key, a bad target).
+      if (
+        m.type() === 'error' &&
+        !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
+      ) {
+        problems.push(m.text());
+      }
+    });
+    (page as Page & { problems: string[] }).problems = problems;
+    await page.goto(`${base}/`);
+    // Auth is on: the console asks for a key, in the gateway's words, before anything else.
+    const keyForm = page.getByRole('form', { name: 'API key' });
+    await keyForm.waitFor();
+    expect(await keyForm.getByRole('alert').textContent()).toBe(
+      'a valid API key is required (Authorization: Bearer <key>)',
+    );
+    await page.getByLabel('Your API key').fill(KEY);
+    await page.keyboard.press('Enter');
+    await page.locator('.streams summary').first().waitFor();
+    return page;
+  }
+
+  const lastTurn = (page: Page) => page.getByTestId('turn').last();
+
+  it('a whole conversation by keyboard and buttons: clarification, stream choice with the draft streaming in (resumed with Last-Event-ID), feedback, confirm, the pipeline request', async () => {
+    script
+      .route({ intent: 'ask_user', stream: null, question: 'Which measurement do you mean?' })
+      .route({ intent: 'nl2sql', stream: null, question: null })
+      .draft({ content: FIRST_SQL, chunkDelayMs: 60 })
+      .revise({ sql: REVISED_SQL, questions: [], assumptions: ['windows use processing time'] });
+
+    const page = await open();
+    // The engine's streams, from GET /v1/streams, before any session.
+    expect(await page.locator('.streams summary').allTextContents()).toEqual(['sensor_stream', 'vehicle']);
+
+    // Cut the first event stream of turn 3 (the draft) after a few events: the console must
+    // resume it with Last-Event-ID and still get each event once.
+    const eventRequests: Request[] = [];
+    let cut = false;
+    await page.route(/\/events\?turn=3$/, async (route) => {
+      eventRequests.push(route.request());
+      if (cut) return route.continue();
+      cut = true;
+      const response = await route.fetch();
+      const blocks = (await response.text()).split('\n\n').filter(Boolean);
+      await route.fulfill({ response, body: `${blocks.slice(0, 8).join('\n\n')}\n\n` });
+    });
+
+    // 1. A vague request, typed and sent with Enter: the workflow asks back.
+    await page.getByLabel('Your request').fill('show me the hot ones');
+    await page.keyboard.press('Enter');
+    const question = page.getByRole('region', { name: 'The workflow asks' });
+    await question.getByText('Which measurement do you mean?').waitFor();
+
+    // 2. The answer, again from the keyboard (focus is back in the box).
+    await page.getByLabel('Your answer').waitFor();
+    await page.waitForFunction("document.activeElement?.id === 'ask'");
+    await page.keyboard.type('average temperature per device every 10 seconds, only above 30');
+    await page.keyboard.press('Enter');
+
+    // 3. Which stream: buttons; the first has the focus, Enter picks it.
+    const choices = page.getByRole('group', { name: 'Choose a stream' });
+    await choices.waitFor();
+    expect(await choices.getByRole('button').allTextContents()).toEqual(['sensor_stream', 'vehicle']);
+    await page.waitForFunction("document.activeElement?.textContent === 'sensor_stream'");
+    await page.keyboard.press('Enter');
+
+    // 4. Validated: SQL highlighted, the engine's plan, a confirmation.
+    await page.getByRole('button', { name: 'Confirm' }).waitFor();
+    const sql = lastTurn(page).locator('pre.sql');
+    expect(await sql.textContent()).toBe(FIRST_SQL);
+    expect(await sql.locator('.hljs-keyword').allTextContents()).toEqual(
+      expect.arrayContaining(['SELECT', 'FROM', 'WHERE']),
+    );
+    expect(await lastTurn(page).getByTestId('explain').textContent()).toContain('Logical Plan Explain:');
+    // Resumed: a second request carried the last event id the console had seen, and the draft
+    // put together from the streamed pieces is whole, nothing twice, nothing missing.
+    expect(eventRequests.length).toBeGreaterThanOrEqual(2);
+    expect(eventRequests[1].headers()['last-event-id']).toMatch(/^\d+-\d+$/);
+    expect(await lastTurn(page).getByTestId('draft').textContent()).toBe(FIRST_SQL);
+    // Each node once in the live list and in the timeline, although the stream was cut.
+    await lastTurn(page).locator('summary', { hasText: 'Timeline' }).click();
+    const timeline = await lastTurn(page).locator('.timeline .node').allTextContents();
+    expect(timeline.map((t) => t.replace(/^[✓✗] /, ''))).toEqual(
+      expect.arrayContaining(['ensure_active_stream', 'draft_sql', 'prevalidate', 'validate', 'explain']),
+    );
+    expect(timeline.filter((t) => t.endsWith('draft_sql'))).toHaveLength(1);
+
+    // 5. Feedback instead of confirming: typed in the box, which now asks what to change.
+    await page.getByLabel('What to change').fill('use 35 degrees instead');
+    await page.keyboard.press('Enter');
+    await lastTurn(page).locator('pre.sql', { hasText: '35' }).waitFor();
+    expect(await lastTurn(page).locator('pre.sql').textContent()).toBe(REVISED_SQL);
+    expect(await lastTurn(page).locator('.assumptions').textContent()).toContain('windows use processing time');
+
+    // 6. Confirm: the pipeline request, with a working copy button.
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    const request = lastTurn(page).getByTestId('pipeline-request');
+    await lastTurn(page).getByText('accepted').waitFor();
+    const shown = JSON.parse((await request.textContent()) ?? '') as Record<string, unknown>;
+    expect(shown).toMatchObject({ id: 'REPLACE_ME', sql: REVISED_SQL });
+    await lastTurn(page).getByRole('button', { name: 'Copy JSON' }).click();
+    await lastTurn(page).getByRole('button', { name: 'Copied' }).waitFor();
+    expect(JSON.parse(await page.evaluate<string>('navigator.clipboard.readText()'))).toEqual(shown);
+    expect(await page.getByRole('region', { name: 'The workflow asks' }).count()).toBe(0);
+
+    await page.screenshot({ path: path.join(SHOTS, 'conversation.png'), fullPage: true });
+    expect((page as Page & { problems: string[] }).problems).toEqual([]);
+
+    // The conversation really happened on the server, as the console showed it.
+    const sessionId = (await page.locator('.session-id code').textContent()) ?? '';
+    const view = (await (
+      await fetch(`${base}/v1/sessions/${sessionId}`, { headers: { authorization: `Bearer ${KEY}` } })
+    ).json()) as { status: string; pipeline_request: { sql: string } };
+    expect(view).toMatchObject({ status: 'idle', pipeline_request: { sql: REVISED_SQL } });
+    await page.context().close();
+  });
+
+  it('an SQL target at phone width: preview rows as a table with a CSV download; product errors in its own words', async () => {
+    script
+      .route({ intent: 'nl2sql', stream: 'sensor_readings', question: null })
+      .draft({ content: DUCK_SQL, chunkDelayMs: 80 });
+    const page = await open({ width: 390, height: 844 });
+
+    // A target this server does not have: the gateway's sentence, as is.
+    await page.getByLabel('Engine').selectOption('postgres');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('target postgres is not configured on this server (POSTGRES_URL is unset)');
+
+    await page.getByLabel('Engine').selectOption('duckdb');
+    await page.locator('.streams summary', { hasText: 'sensor_readings' }).waitFor();
+    await page.getByLabel('Your request').fill('average temperature per device above 30');
+    await page.getByRole('button', { name: 'Send' }).click();
+    // The draft streams in live, while the turn still runs.
+    await page.getByRole('button', { name: 'Working…' }).waitFor();
+    await lastTurn(page).locator('.live [data-testid="draft"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Working…' }).count()).toBe(1);
+    const partial = (await lastTurn(page).locator('.live [data-testid="draft"]').textContent()) ?? '';
+    expect(partial.length).toBeGreaterThan(0);
+    expect(DUCK_SQL.startsWith(partial)).toBe(true);
+    await page.getByRole('button', { name: 'Confirm' }).waitFor();
+
+    const preview = lastTurn(page).getByRole('region', { name: 'Preview rows' });
+    const headers = await preview.locator('th').allTextContents();
+    expect(headers).toEqual(['device_id', 'avg_temp']);
+    const rows = await preview.locator('tbody tr').count();
+    expect(rows).toBeGreaterThan(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      preview.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(csv[0]).toBe('device_id,avg_temp');
+    expect(csv.filter(Boolean)).toHaveLength(rows + 1);
+    expect(csv[1].split(',')[0]).toBe(
+      (await preview.locator('tbody tr').first().locator('td').first().textContent()) ?? '',
+    );
+
+    // Phone width: nothing scrolls sideways but the tables inside their own boxes.
+    expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'phone-duckdb.png'), fullPage: true });
+    expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    await page.context().close();
+  });
+});
