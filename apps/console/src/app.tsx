@@ -451,7 +451,7 @@ function TurnResult({ view: v, latest }: { view: SessionView; latest: boolean })
           {v.explain && (
             <details class="panel" open={latest}>
               <summary>Engine's explain</summary>
-              <pre class="code" data-testid="explain">
+              <pre class="code plan" data-testid="explain">
                 {v.explain}
               </pre>
             </details>
