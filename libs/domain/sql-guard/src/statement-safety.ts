@@ -1,4 +1,5 @@
-import { FORBIDDEN_ANYWHERE, SIDE_EFFECT_FUNCTIONS } from './keywords';
+import { SIDE_EFFECT_FUNCTIONS } from '@nl2p/sql-policy';
+import { FORBIDDEN_ANYWHERE } from './keywords';
 import { isSymbol, isWord, splitStatements, tokenize, type LexProblem, type Token } from './lexer';
 import { GUARD_DIALECTS } from './dialects';
 import { inspectWithParser } from './sql-parser';

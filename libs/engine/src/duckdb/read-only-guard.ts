@@ -1,6 +1,7 @@
 // The PostgreSQL build only: the package root bundles every dialect's grammar (~2.5 MB).
 import { Parser } from 'node-sql-parser/build/postgresql';
 import { TargetQueryError } from '../port';
+import { SIDE_EFFECT_FUNCTIONS } from '@nl2p/sql-policy';
 
 /**
  * The SQL targets' own last line of defence before any text reaches DuckDB or PostgreSQL, shared
@@ -65,97 +66,6 @@ const STATEMENT_TYPES = new Set([
   'upsert',
   'use',
   'vacuum',
-]);
-
-/**
- * Functions a SELECT can call to reach beyond its rows: files, the environment, other sessions,
- * sequences, settings, or SQL text run from a string. Read-only mode and disabled external access
- * stop most of these in the database too; refusing them here keeps the error clear.
- */
-const FORBIDDEN_FUNCTIONS = new Set([
-  // PostgreSQL
-  'current_setting',
-  'dblink',
-  'dblink_exec',
-  'dblink_connect',
-  'dblink_send_query',
-  'lo_create',
-  'lo_export',
-  'lo_from_bytea',
-  'lo_import',
-  'lo_put',
-  'lo_unlink',
-  'nextval',
-  'pg_advisory_lock',
-  'pg_advisory_lock_shared',
-  'pg_advisory_xact_lock',
-  'pg_advisory_xact_lock_shared',
-  'pg_try_advisory_lock',
-  'pg_try_advisory_lock_shared',
-  'pg_try_advisory_xact_lock',
-  'pg_try_advisory_xact_lock_shared',
-  'pg_cancel_backend',
-  'pg_terminate_backend',
-  'pg_reload_conf',
-  'pg_rotate_logfile',
-  'pg_switch_wal',
-  'pg_create_restore_point',
-  'pg_logical_emit_message',
-  'pg_notify',
-  'pg_ls_dir',
-  'pg_ls_logdir',
-  'pg_ls_waldir',
-  'pg_ls_tmpdir',
-  'pg_ls_archive_statusdir',
-  'pg_read_file',
-  'pg_read_binary_file',
-  'pg_stat_file',
-  'pg_sleep',
-  'pg_sleep_for',
-  'pg_sleep_until',
-  'query_to_xml',
-  'query_to_xmlschema',
-  'query_to_xml_and_xmlschema',
-  'cursor_to_xml',
-  'set_config',
-  'setval',
-  'txid_current',
-  'pg_current_xact_id',
-  // DuckDB: files, network, environment, SQL from strings, settings
-  'checkpoint',
-  'force_checkpoint',
-  'delta_scan',
-  'duckdb_secrets',
-  'getenv',
-  'glob',
-  'iceberg_scan',
-  'mysql_query',
-  'mysql_scan',
-  'parquet_metadata',
-  'parquet_scan',
-  'parquet_schema',
-  'postgres_query',
-  'postgres_scan',
-  'query',
-  'query_table',
-  'read_blob',
-  'read_csv',
-  'read_csv_auto',
-  'read_json',
-  'read_json_auto',
-  'read_json_objects',
-  'read_json_objects_auto',
-  'read_ndjson',
-  'read_ndjson_auto',
-  'read_ndjson_objects',
-  'read_parquet',
-  'read_text',
-  'read_xlsx',
-  'setseed',
-  'sniff_csv',
-  'sqlite_attach',
-  'sqlite_scan',
-  'which_secret',
 ]);
 
 const parser = new Parser();
@@ -257,7 +167,7 @@ function findForbidden(root: unknown): GuardVerdict | null {
       return { ok: false, cause: 'forbidden', reason: 'SELECT … INTO creates a table; only plain SELECT is allowed' };
     }
     const fn = functionName(record);
-    if (fn && FORBIDDEN_FUNCTIONS.has(fn)) {
+    if (fn && SIDE_EFFECT_FUNCTIONS.has(fn)) {
       return {
         ok: false,
         cause: 'forbidden',
