@@ -174,8 +174,11 @@ export class ConsoleApi {
     let failures = 0;
     for (;;) {
       let ended = false;
+      let heard = false;
+      let failed = false;
       const parser = createParser({
         onEvent: (message) => {
+          heard = true;
           if (message.id) lastEventId = message.id;
           if (message.event === 'end') ended = true;
           else if (message.event !== 'heartbeat') onEvent(JSON.parse(message.data) as SessionEvent);
@@ -202,10 +205,14 @@ export class ConsoleApi {
         }
       } catch (err) {
         if (signal?.aborted) return;
+        failed = true;
         if (err instanceof ApiError && err.status >= 400 && err.status < 500) throw err;
         if (++failures > 6) throw err instanceof Error ? err : new Error(String(err));
       }
       if (ended || signal?.aborted) return;
+      // A stream that closed at once, without a word, counts as a failure too: no endless retries.
+      if (!heard && !failed && ++failures > 6)
+        throw new Error('the event stream keeps closing; reload to see the session');
       await sleep(Math.min(2_000, 150 * 2 ** failures), signal);
     }
   }
