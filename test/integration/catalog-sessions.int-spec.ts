@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { LlmScript } from '../support/llm-script';
@@ -147,6 +148,27 @@ describe('catalog and session-management endpoints (GET /v1/streams, GET and DEL
 
       const other = await call('GET', '/v1/sessions', KEY_B);
       expect(other.body.sessions.map((s: { session_id: string }) => s.session_id)).toEqual([theirs]);
+    });
+
+    it('skips sessions that expired and forgets their index entries, still filling each page', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) ids.push((await call('POST', '/v1/sessions', KEY_B, {})).body.session_id);
+      // Expiry, as Redis does it: the session's keys vanish, its tenant index entry stays.
+      const redis = new Redis(stack.config.redis.url);
+      const index = `${stack.config.redis.prefix}:tenant:globex:sessions`;
+      try {
+        const before = await redis.zcard(index);
+        await redis.del(...[ids[5], ids[4], ids[2]].map((id) => `${stack.config.redis.prefix}:session:${id}`));
+
+        const page = await call('GET', '/v1/sessions?limit=2', KEY_B);
+        expect(page.body.sessions.map((s: { session_id: string }) => s.session_id)).toEqual([ids[3], ids[1]]);
+        const rest = await call('GET', `/v1/sessions?limit=2&cursor=${page.body.next_cursor}`, KEY_B);
+        expect(rest.body.sessions.map((s: { session_id: string }) => s.session_id)[0]).toBe(ids[0]);
+        // The entries of the expired sessions the pages passed over are gone from the index.
+        expect(await redis.zcard(index)).toBe(before - 3);
+      } finally {
+        redis.disconnect();
+      }
     });
 
     it('refuses a bad page size or a cursor it never issued with 400', async () => {
