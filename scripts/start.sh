@@ -95,6 +95,7 @@ fi
 cat <<INFO
 nl2pipeline is running.
   gateway:   $URL   (OpenAPI: $URL/openapi.json, docs: $URL/docs)
+  console:   $URL/console/   (in a browser)
   target:    $TARGET $( [ "$TARGET" = duckdb ] && echo "(embedded, demo data in $DUCKDB_PATH)" ) ${VELOFLUX_URL:+(veloFlux Manager at $VELOFLUX_URL)}
   LLM:       $LLM_INFO
   logs:      $LOG_DIR
