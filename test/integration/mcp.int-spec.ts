@@ -149,6 +149,33 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
       expect(listed).toContain(`nl2p://sessions/${id}`);
     });
 
+    it('answers a clarification with text and changes the draft with feedback', async () => {
+      const revised = GOOD_SQL.replace('> 30', '> 35');
+      script
+        .route({ intent: 'ask_user', stream: null, question: 'Which measurement do you mean?' })
+        .route({ intent: 'nl2sql', stream: 'sensor_stream', question: null })
+        .draft(GOOD_SQL)
+        .revise({ sql: revised, questions: [], assumptions: [] });
+
+      const asked = await client.callTool({ name: 'ask', arguments: { text: 'show me the hot ones' } });
+      const id = structured(asked).session_id as string;
+      expect(structured(asked).interrupt).toMatchObject({
+        type: 'need_clarification',
+        question: 'Which measurement do you mean?',
+      });
+      expect(text(asked)).toContain(`call answer with {"session_id": "${id}", "text"`);
+
+      const clarified = structured(
+        await client.callTool({ name: 'answer', arguments: { session_id: id, text: REQUEST } }),
+      );
+      expect(clarified).toMatchObject({ interrupt: { type: 'need_confirm' }, sql: GOOD_SQL });
+
+      const changed = structured(
+        await client.callTool({ name: 'answer', arguments: { session_id: id, feedback: 'use 35 degrees instead' } }),
+      );
+      expect(changed).toMatchObject({ interrupt: { type: 'need_confirm' }, sql: revised });
+    });
+
     it("another tenant's key sees none of it", async () => {
       script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
       const mine = structured(await client.callTool({ name: 'ask', arguments: { text: REQUEST } }));
