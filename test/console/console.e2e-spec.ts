@@ -242,4 +242,27 @@ describe('web console in a real browser (Debian chromium), against the services 
     expect((page as Page & { problems: string[] }).problems).toEqual([]);
     await page.context().close();
   });
+
+  it('Esc stops a running turn: it ends cancelled, on the server too, and the box takes a new request', async () => {
+    script
+      .route({ intent: 'nl2sql', stream: 'sensor_stream', question: null })
+      .draft({ content: FIRST_SQL, chunkDelayMs: 300 });
+    const page = await open();
+    await page.getByLabel('Your request').fill('average temperature per device every 10 seconds');
+    await page.keyboard.press('Enter');
+    await lastTurn(page).locator('.live [data-testid="draft"]').waitFor();
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await lastTurn(page).getByText('Cancelled.').waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+    const sessionId = (await page.locator('.session-id code').textContent()) ?? '';
+    const view = (await (
+      await fetch(`${base}/v1/sessions/${sessionId}`, { headers: { authorization: `Bearer ${KEY}` } })
+    ).json()) as { status: string; sql: string | null };
+    expect(view).toMatchObject({ status: 'cancelled', sql: null });
+    expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    await page.context().close();
+  });
 });

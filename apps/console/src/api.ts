@@ -160,6 +160,11 @@ export class ConsoleApi {
     return this.request<SessionView>('POST', `/v1/sessions/${id}/turns`, body);
   }
 
+  /** Cancels the running turn (it ends `cancelled`; its event stream ends too). */
+  cancel(id: string) {
+    return this.request<SessionView>('POST', `/v1/sessions/${id}/turns/current/cancel`, {});
+  }
+
   async trace(id: string, turn: number): Promise<TraceRecord[]> {
     return (await this.request<{ records: TraceRecord[] }>('GET', `/v1/sessions/${id}/trace?turn=${turn}`)).records;
   }

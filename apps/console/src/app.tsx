@@ -167,6 +167,20 @@ export function App() {
     else void send({ text });
   };
 
+  /** Stops the running turn; the event stream then ends and the turn shows as cancelled. */
+  const stop = () => {
+    if (busy && session) api.cancel(session.session_id).catch(fail);
+  };
+
+  useEffect(() => {
+    // Escape stops the running turn, wherever the focus is.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
   const newSession = () => {
     setSession(null);
     setTurns([]);
@@ -350,6 +364,11 @@ export function App() {
           <button type="submit" class="primary" disabled={busy || !input.trim()}>
             {busy ? 'Working…' : 'Send'}
           </button>
+          {busy && session && (
+            <button type="button" onClick={stop} title="Stop the running turn (Esc)">
+              Stop
+            </button>
+          )}
         </form>
       </main>
     </div>
