@@ -42,7 +42,12 @@ export class InfraModule {
       providers: [
         // Commands wait through a short Redis outage (a restart) instead of failing the node
         // that sent them: ~20 reconnect attempts, about ten seconds, before a command errors.
-        { provide: REDIS, useFactory: () => new Redis(config.redis.url, { maxRetriesPerRequest: 20 }) },
+        // Commands issued in the same tick (concurrent jobs of one worker) go out in one write
+        // (auto-pipelining): a socket write per command was a tenth of a worker's CPU.
+        {
+          provide: REDIS,
+          useFactory: () => new Redis(config.redis.url, { maxRetriesPerRequest: 20, enableAutoPipelining: true }),
+        },
         { provide: RedisKeys, useValue: new RedisKeys(config.redis.prefix) },
         {
           provide: SESSION_STORE,
