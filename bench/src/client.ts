@@ -34,6 +34,14 @@ export class BenchClient {
     return { view: res.body as TurnView, ms };
   }
 
+  /** A GET that must answer 200; resolves with the parsed body. */
+  async get(path: string): Promise<unknown> {
+    const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
+    const res = await fetch(`${this.baseUrl}${path}`, { headers });
+    if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status} ${await res.text()}`);
+    return res.json();
+  }
+
   private async post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;

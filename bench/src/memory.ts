@@ -11,7 +11,7 @@ export interface SessionMemory {
   checkpoint_bytes: number;
   events_bytes: number;
   trace_bytes: number;
-  /** Finished BullMQ jobs kept for de-duplication (removeOnComplete: 1 h), each with an envelope. */
+  /** BullMQ jobs of the session still in Redis (finished ones are removed; failed ones kept a day). */
   retained_jobs: number;
   retained_jobs_bytes: number;
   total_bytes: number;

@@ -55,6 +55,29 @@ export interface OrchestrationOptions {
   warmupTurns: number;
 }
 
+/** Rounds each series is split into, alternating with the other two ways of running it. */
+const ROUNDS = 4;
+
+type Loaded = Awaited<ReturnType<typeof load>>;
+
+/** One series from its rounds: samples pooled, wall time summed, CPU weighted by wall time. */
+function merge(parts: Loaded[]): Loaded {
+  const wall_s = parts.reduce((s, p) => s + p.wall_s, 0);
+  const weighted = (pick: (c: CpuUse) => number) =>
+    round(parts.reduce((s, p) => s + (p.cpu ? pick(p.cpu) * p.wall_s : NaN), 0) / wall_s, 0);
+  return {
+    latencies: parts.flatMap((p) => p.latencies),
+    errors: parts.flatMap((p) => p.errors),
+    wall_s,
+    nodes: Math.max(...parts.map((p) => p.nodes)),
+    cpu: {
+      machine_busy_pct: weighted((c) => c.machine_busy_pct),
+      bench_pct: weighted((c) => c.bench_pct),
+      others_pct: weighted((c) => c.others_pct),
+    },
+  };
+}
+
 /** Runs `sessions` concurrent loops of `turns` turns each; returns latencies and failures. */
 async function load(
   sessions: number,
@@ -202,9 +225,17 @@ export async function orchestration(
   for (const concurrency of opts.levels) {
     for (const path of ['happy', 'repair'] as const) {
       const turns = opts.turnsPerSession(concurrency);
-      const inproc = await load(concurrency, turns, inProcessSession(graph), path, meter);
-      const queued = await load(concurrency, turns, queuedSession(client), path, meter);
-      const bare = await load(concurrency, turns, floorSession(floor, routes), path, meter);
+      // The three ways take turns, a round each, so a change in what else runs on the machine
+      // lands on all three alike and their ratios hold.
+      const rounds = Math.min(ROUNDS, turns);
+      const per = Math.ceil(turns / rounds);
+      const parts: Record<'inproc' | 'queued' | 'bare', Loaded[]> = { inproc: [], queued: [], bare: [] };
+      for (let r = 0; r < rounds; r++) {
+        parts.inproc.push(await load(concurrency, per, inProcessSession(graph), path, meter));
+        parts.queued.push(await load(concurrency, per, queuedSession(client), path, meter));
+        parts.bare.push(await load(concurrency, per, floorSession(floor, routes), path, meter));
+      }
+      const [inproc, queued, bare] = [merge(parts.inproc), merge(parts.queued), merge(parts.bare)];
       const nodes = inproc.nodes;
       const q = series('queued', path, concurrency, queued, nodes);
       const i = series('in_process', path, concurrency, inproc, nodes);

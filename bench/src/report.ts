@@ -3,6 +3,7 @@ import type { SessionMemory } from './memory';
 import type { Comparison } from './orchestration';
 import type { PromptCost } from './prompt-cost';
 import type { RoundTrips } from './round-trips';
+import type { TurnTimeSplit } from './span-timings';
 import type { ScalingPoint } from './scaling';
 import type { ProcessMemory } from './stack';
 import { fmt, table } from './stats';
@@ -17,6 +18,7 @@ export interface BenchReport {
     routes: Record<string, { queues: string[]; payload_bytes: number }>;
   };
   round_trips: { happy_turns: number; queued: RoundTrips; floor: RoundTrips };
+  turn_time_split: TurnTimeSplit;
   peak_rss: ProcessMemory[];
   session_memory: SessionMemory;
   scaling: ScalingPoint[];
@@ -120,6 +122,32 @@ export function renderMarkdown(r: BenchReport): string {
       ],
     ),
   );
+  const sp = r.turn_time_split;
+  out.push('');
+  out.push(
+    `Where a happy-path turn's time goes at 1 session (mean of ${sp.turns} turns, from the trace log's node records; ` +
+      `client and services share the clock), ${fmt(sp.nodes_per_turn)} node runs per turn:`,
+  );
+  out.push('');
+  out.push(
+    table(
+      ['part', 'ms per turn'],
+      [
+        [
+          'client POST → first node starts (HTTP, gateway, pre_turn, checkpoint, first hop)',
+          fmt(sp.before_first_node_ms),
+        ],
+        ['node runs (the handler, with its calls to the fake LLM and Manager)', fmt(sp.node_runs_ms)],
+        [
+          'between nodes (checkpoint write with trace and events, dispatch, queue hop, checkpoint read)',
+          fmt(sp.between_nodes_ms),
+        ],
+        ['last node ends → client has the answer (turn_end event, gateway wakes, reply)', fmt(sp.after_last_node_ms)],
+        ['mean gap before a node on another service (a queue hop)', fmt(sp.hop_gap_ms, 2)],
+        ["mean gap before a node run on in its predecessor's job (no hop)", fmt(sp.same_job_gap_ms, 2)],
+      ],
+    ),
+  );
   out.push('');
   out.push(
     "CPU is the share of all cores during the series: the bench's own processes (services, Redis, the process running " +
@@ -216,7 +244,7 @@ export function renderMarkdown(r: BenchReport): string {
         ['event stream', kb(s.events_bytes)],
         ['trace log', kb(s.trace_bytes)],
         ['**kept for the session TTL**', `**${kb(s.durable_bytes)}**`],
-        [`finished BullMQ jobs kept 1 h for de-duplication (${s.retained_jobs} jobs)`, kb(s.retained_jobs_bytes)],
+        [`BullMQ jobs of the session still in Redis (${s.retained_jobs} jobs)`, kb(s.retained_jobs_bytes)],
         ['**total right after the conversation**', `**${kb(s.total_bytes)}**`],
         ['INFO used_memory delta / session (all keys, allocator overhead)', kb(s.used_memory_delta_per_session)],
       ],

@@ -22,7 +22,8 @@ export interface RoundTrips {
  */
 export async function countRoundTrips(redis: Redis, run: () => Promise<number>): Promise<RoundTrips> {
   const monitor = await redis.monitor();
-  const inMulti = new Set<string>();
+  // Per connection in a MULTI: whether its first command (which names the block) was seen.
+  const inMulti = new Map<string, boolean>();
   const counts = new Map<string, number>();
   let trips = 0;
   let scripted = 0;
@@ -35,12 +36,19 @@ export async function countRoundTrips(redis: Redis, run: () => Promise<number>):
     if (command === 'MONITOR') return;
     if (inMulti.has(source)) {
       if (command === 'EXEC' || command === 'DISCARD') inMulti.delete(source);
+      else if (!inMulti.get(source)) {
+        inMulti.set(source, true);
+        const name = `MULTI ${command} … EXEC`;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
       return;
     }
     let name = command;
     if (command === 'MULTI') {
-      inMulti.add(source);
-      name = 'MULTI…EXEC';
+      // Counted once its first command names it.
+      inMulti.set(source, false);
+      trips += 1;
+      return;
     } else if (command === 'EVALSHA' || command === 'EVAL') {
       // Scripts: BullMQ's (add, move to active/finished, …) and the checkpoint's.
       name = `${command} (script)`;

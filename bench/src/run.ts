@@ -12,6 +12,7 @@ import { floorRoutes, orchestration } from './orchestration';
 import { promptCost } from './prompt-cost';
 import { renderMarkdown, type BenchReport } from './report';
 import { countRoundTrips } from './round-trips';
+import { turnTimeSplit } from './span-timings';
 import { closedLoop, scalingPoint, type ScalingConfig, type ScalingPoint } from './scaling';
 import { benchModel, requestFor } from './scripted';
 import { BenchStack } from './stack';
@@ -81,6 +82,7 @@ export async function runBench(
       for (let i = 0; i < tripTurns; i++) await stack.client.turn(sid, { text: requestFor('happy') });
       return tripTurns * happyNodes;
     });
+    const split = await turnTimeSplit(stack.client, quick ? 5 : 20, { text: requestFor('happy') });
     const floorTrips = await countRoundTrips(stack.redis, async () => {
       for (let i = 0; i < tripTurns; i++) await floor.chain(routes.happy.queues, routes.happy.payload);
       return tripTurns * happyNodes;
@@ -127,6 +129,7 @@ export async function runBench(
         ),
       },
       round_trips: { happy_turns: tripTurns, queued: queuedTrips, floor: floorTrips },
+      turn_time_split: split,
       peak_rss: peakRss,
       session_memory: memory,
       scaling,
