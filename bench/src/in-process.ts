@@ -77,7 +77,10 @@ export class InProcessGraph {
   }
 
   /** One turn: `pre_turn`, then node after node along the graph's edges until END. */
-  async turn(previous: Envelope, input: UserInput): Promise<{ envelope: Envelope; nodes: NodeName[] }> {
+  async turn(
+    previous: Envelope,
+    input: UserInput,
+  ): Promise<{ envelope: Envelope; nodes: NodeName[]; node_ms: number[] }> {
     const decision = preTurn(previous, input);
     if (decision.kind !== 'run') throw new Error(`in-process turn did not run: ${JSON.stringify(decision)}`);
     const ctx: NodeRunContext = {
@@ -88,16 +91,19 @@ export class InProcessGraph {
     let node: NodeName = decision.first;
     let envelope: Envelope = { ...decision.envelope, node, status: 'running' };
     const nodes: NodeName[] = [];
+    const node_ms: number[] = [];
     for (;;) {
       const handler = this.handlers[node];
       if (!handler) throw new Error(`no handler for node ${node}`);
+      const started = performance.now();
       const produced = await handler(envelope, ctx);
+      node_ms.push(performance.now() - started);
       nodes.push(node);
       const next = GRAPH[node].next(produced);
       if (next === END) {
         const status = produced.interrupt ? 'waiting' : 'idle';
         const said = produced.interrupt?.question ?? produced.answer?.text ?? produced.draft.sql ?? 'done';
-        return { envelope: remember({ ...produced, node, status }, 'assistant', said), nodes };
+        return { envelope: remember({ ...produced, node, status }, 'assistant', said), nodes, node_ms };
       }
       envelope = { ...produced, node: next, status: 'running' };
       node = next;

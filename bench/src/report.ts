@@ -150,6 +150,17 @@ export function renderMarkdown(r: BenchReport): string {
   );
   out.push('');
   out.push(
+    "Each node's run (its trace record: from its start event to its result) beside the same handler in-process, ms:",
+  );
+  out.push('');
+  out.push(
+    table(
+      ['node', 'service', 'queued ms', 'in-process ms'],
+      sp.per_node.map((n) => [n.node, n.service, fmt(n.queued_ms, 2), fmt(n.in_process_ms, 2)]),
+    ),
+  );
+  out.push('');
+  out.push(
     "CPU is the share of all cores during the series: the bench's own processes (services, Redis, the process running " +
       'the fakes, the load generator and the in-process graph) / everything else on the machine. The in-process ' +
       'graph runs on one Node thread, beside the fakes; the queued services spread over the cores.',

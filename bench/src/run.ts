@@ -82,7 +82,10 @@ export async function runBench(
       for (let i = 0; i < tripTurns; i++) await stack.client.turn(sid, { text: requestFor('happy') });
       return tripTurns * happyNodes;
     });
-    const split = await turnTimeSplit(stack.client, quick ? 5 : 20, { text: requestFor('happy') });
+    const inProcessGraph = graph;
+    const split = await turnTimeSplit(stack.client, quick ? 5 : 20, { text: requestFor('happy') }, async () =>
+      inProcessGraph.turn(inProcessGraph.newSession(), { text: requestFor('happy') }),
+    );
     const floorTrips = await countRoundTrips(stack.redis, async () => {
       for (let i = 0; i < tripTurns; i++) await floor.chain(routes.happy.queues, routes.happy.payload);
       return tripTurns * happyNodes;

@@ -18,10 +18,13 @@ export interface TurnTimeSplit {
   hop_gap_ms: number;
   /** Mean gap before a node that ran on in its predecessor's job. */
   same_job_gap_ms: number;
+  /** Each node's mean run (trace record) beside the same handler's in-process time. */
+  per_node: { node: string; service: string; queued_ms: number; in_process_ms: number }[];
 }
 
 interface NodeRecord {
   turn_id: number;
+  node: string;
   service: string;
   start: string;
   end: string;
@@ -32,7 +35,12 @@ interface NodeRecord {
  * Runs `turns` turns of one session (client and services share this machine's clock) and splits
  * each turn's time along its trace records. Means over the turns, in ms.
  */
-export async function turnTimeSplit(client: BenchClient, turns: number, input: Record<string, unknown>) {
+export async function turnTimeSplit(
+  client: BenchClient,
+  turns: number,
+  input: Record<string, unknown>,
+  inProcess: () => Promise<{ nodes: string[]; node_ms: number[] }>,
+): Promise<TurnTimeSplit> {
   const sid = await client.createSession();
   const spans: { turn_id: number; sent: number; answered: number }[] = [];
   for (let i = 0; i < turns; i++) {
@@ -42,6 +50,17 @@ export async function turnTimeSplit(client: BenchClient, turns: number, input: R
   }
   const records = (await client.get(`/v1/sessions/${sid}/trace`)) as { records: NodeRecord[] };
   const sum = { before: 0, runs: 0, between: 0, after: 0, nodes: 0, hop: 0, hops: 0, same: 0, sames: 0 };
+  const byNode = new Map<string, { service: string; queued: number[]; inProcess: number[] }>();
+  const slot = (node: string, service = '') => {
+    let s = byNode.get(node);
+    if (!s) byNode.set(node, (s = { service, queued: [], inProcess: [] }));
+    if (service) s.service = service;
+    return s;
+  };
+  for (let i = 0; i < turns; i++) {
+    const r = await inProcess();
+    r.nodes.forEach((n, j) => slot(n).inProcess.push(r.node_ms[j]));
+  }
   for (const t of spans) {
     const mine = records.records.filter((r) => r.turn_id === t.turn_id);
     if (!mine.length) continue;
@@ -50,6 +69,7 @@ export async function turnTimeSplit(client: BenchClient, turns: number, input: R
     sum.nodes += mine.length;
     mine.forEach((r, i) => {
       sum.runs += r.latency_ms;
+      slot(r.node, r.service).queued.push(r.latency_ms);
       if (i === 0) return;
       const gap = Date.parse(r.start) - Date.parse(mine[i - 1].end);
       sum.between += gap;
@@ -63,6 +83,7 @@ export async function turnTimeSplit(client: BenchClient, turns: number, input: R
     });
   }
   const per = (x: number) => round(x / spans.length, 1);
+  const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), 2);
   return {
     turns: spans.length,
     before_first_node_ms: per(sum.before),
@@ -72,5 +93,11 @@ export async function turnTimeSplit(client: BenchClient, turns: number, input: R
     nodes_per_turn: round(sum.nodes / spans.length, 1),
     hop_gap_ms: round(sum.hop / Math.max(1, sum.hops), 2),
     same_job_gap_ms: round(sum.same / Math.max(1, sum.sames), 2),
-  } satisfies TurnTimeSplit;
+    per_node: [...byNode.entries()].map(([node, s]) => ({
+      node,
+      service: s.service,
+      queued_ms: mean(s.queued),
+      in_process_ms: mean(s.inProcess),
+    })),
+  };
 }
