@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
+import { Job, type JobsOptions, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { z } from 'zod';
 import { Envelope, jobId } from '@nl2p/envelope';
 import { GRAPH, JanitorJob, QueueName, type ReapJobData } from '@nl2p/graph';
+import { multiWithCompareAndSet, type PreparedCheckpoint } from '@nl2p/session-store';
 
 /**
  * Where the turn stood when a job was queued: enough to tell a stale job (turn, node, attempt,
@@ -68,6 +70,35 @@ export class WorkflowDispatcher {
   ) {}
 
   async dispatch(envelope: Envelope, handOn?: HandOn): Promise<void> {
+    const { queue, node, data, opts } = this.jobFor(envelope, handOn);
+    await queue.add(node, data, opts);
+  }
+
+  /**
+   * Checkpoints and queues the node the checkpoint addresses in one MULTI on the queue's
+   * connection: one round trip, and both or neither (no checkpoint whose next node was never
+   * queued). `saved` is null when the compare-and-set lost; the job is queued all the same and is
+   * either the winner's own (de-duplicated by its id) or dropped as stale when it runs.
+   * `dispatchError`: the checkpoint moved on but BullMQ refused the job.
+   */
+  async checkpointAndDispatch(
+    prepared: PreparedCheckpoint,
+  ): Promise<{ saved: Envelope | null; dispatchError?: Error }> {
+    const { queue, node, data, opts } = this.jobFor(prepared.stored);
+    // BullMQ's connection (a proxy over ioredis) takes our script beside its own.
+    const connection = (await queue.backend.client) as unknown as Redis;
+    const multi = multiWithCompareAndSet(connection, prepared);
+    const job = new Job(queue, node, data, opts, opts.jobId);
+    await job.addJob(multi as unknown as Parameters<Job['addJob']>[0]);
+    const results = await multi.exec();
+    if (!results) throw new Error('checkpoint and dispatch: the transaction was discarded');
+    const [[casError, won], [addError]] = results as [[Error | null, unknown], [Error | null, unknown]];
+    if (casError) throw casError;
+    if (won !== 1) return { saved: null };
+    return addError ? { saved: prepared.stored, dispatchError: addError } : { saved: prepared.stored };
+  }
+
+  private jobFor(envelope: Envelope, handOn?: HandOn) {
     const node = envelope.node;
     if (!node) throw new Error(`envelope of session ${envelope.session_id} is addressed to no node`);
     const spec = GRAPH[node];
@@ -75,10 +106,12 @@ export class WorkflowDispatcher {
     const before = handOn?.deliveriesBefore ?? 0;
     // A handed-on node waits as BullMQ's exponential backoff would have before its next delivery.
     const delay = before > 0 && backoff > 0 ? backoff * 2 ** (before - 1) : undefined;
-    await this.queue(spec.queue).add(
+    const data: NodeJobData = { envelope: jobAddress(envelope), ...(before > 0 ? { deliveries_before: before } : {}) };
+    return {
+      queue: this.queue(spec.queue),
       node,
-      { envelope: jobAddress(envelope), ...(before > 0 ? { deliveries_before: before } : {}) },
-      {
+      data,
+      opts: {
         jobId: jobId(envelope.session_id, envelope.turn_id, node, envelope.validation.attempt),
         attempts: Math.max(1, spec.jobOptions.attempts - before),
         ...(delay ? { delay } : {}),
@@ -89,8 +122,8 @@ export class WorkflowDispatcher {
         // Failed jobs stay a day, for the post-mortem.
         removeOnComplete: true,
         removeOnFail: { age: 24 * 3_600, count: 1_000 },
-      },
-    );
+      } satisfies JobsOptions,
+    };
   }
 
   /**

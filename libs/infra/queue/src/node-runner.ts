@@ -2,7 +2,14 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { tmpPipelineIdOf, type Envelope, type NodeName, type SessionEvent } from '@nl2p/envelope';
 import { END, GRAPH, TMP_PIPELINE_NODES, ownsTmpPipeline, remember } from '@nl2p/graph';
-import { EventLog, TraceLog, type NodeTraceRecord, type SessionStore } from '@nl2p/session-store';
+import {
+  EventLog,
+  RedisSessionStore,
+  TraceLog,
+  type CheckpointExtras,
+  type NodeTraceRecord,
+  type SessionStore,
+} from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
@@ -258,12 +265,20 @@ export class NodeRunner {
     // The node's end event and trace record go in with the checkpoint (one round trip), the
     // event before the turn's end, so the client sees it first.
     const ended = this.nodeEnd(input, service, deliveryNo, started, calls, null);
-    const saved = await this.store.compareAndSet(
-      run.expected,
-      candidate,
-      next === END ? turnEndEvents(candidate) : undefined,
-      { events: [{ ...ended.event, turn_id: input.turn_id }], trace: ended.trace },
-    );
+    const extras = { events: [{ ...ended.event, turn_id: input.turn_id }], trace: ended.trace };
+    const carryOn = next !== END && mayCarry && !!handlers[next] && GRAPH[next].queue === GRAPH[node].queue;
+    let saved: Envelope | null;
+    let dispatchError: Error | undefined;
+    if (next === END || carryOn) {
+      saved = await this.store.compareAndSet(
+        run.expected,
+        candidate,
+        next === END ? turnEndEvents(candidate) : undefined,
+        extras,
+      );
+    } else {
+      ({ saved, dispatchError } = await this.checkpointAndDispatch(run.expected, candidate, extras));
+    }
     if (!saved) {
       // Someone moved the session on while this node ran (a cancel, a re-delivered twin). The
       // run is still recorded, as it ran.
@@ -279,19 +294,43 @@ export class NodeRunner {
       countTurnEnd(saved.status);
       return { outcome: 'advanced', carry: null };
     }
-    if (mayCarry && handlers[next] && GRAPH[next].queue === GRAPH[node].queue)
-      return { outcome: 'advanced', carry: saved };
-    try {
-      await this.dispatcher.dispatch(saved);
-    } catch (err) {
-      // The checkpoint moved on but the next node may not be queued. Another delivery of this
-      // job re-dispatches it (see redispatchIfOrphaned); after the last one, end the turn.
+    if (carryOn) return { outcome: 'advanced', carry: saved };
+    if (dispatchError) {
+      // The checkpoint moved on but the next node is not queued. Another delivery of this job
+      // re-dispatches it (see redispatchIfOrphaned); after the last one, end the turn.
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        await this.failTurn(saved, { version: saved.version }, node, describeFailure(node, err, this.secrets));
+        await this.failTurn(
+          saved,
+          { version: saved.version },
+          node,
+          describeFailure(node, dispatchError, this.secrets),
+        );
       }
-      throw err;
+      throw dispatchError;
     }
     return { outcome: 'advanced', carry: null };
+  }
+
+  /**
+   * The checkpoint that hands the turn to another service, and the job that takes it there: one
+   * MULTI (one round trip, both or neither) when the store is Redis; else one after the other.
+   */
+  private async checkpointAndDispatch(
+    expected: number,
+    candidate: Envelope,
+    extras: CheckpointExtras,
+  ): Promise<{ saved: Envelope | null; dispatchError?: Error }> {
+    if (this.store instanceof RedisSessionStore) {
+      return this.dispatcher.checkpointAndDispatch(this.store.prepareCompareAndSet(expected, candidate, [], extras));
+    }
+    const saved = await this.store.compareAndSet(expected, candidate, [], extras);
+    if (!saved) return { saved };
+    try {
+      await this.dispatcher.dispatch(saved);
+      return { saved };
+    } catch (err) {
+      return { saved, dispatchError: err instanceof Error ? err : new Error(String(err)) };
+    }
   }
 
   /**

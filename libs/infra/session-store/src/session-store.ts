@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { parseEnvelope, type Envelope, type SessionEvent } from '@nl2p/envelope';
 import type { RedisKeys } from './keys';
 import type { NodeTraceRecord } from './trace-log';
@@ -112,6 +112,33 @@ return 1
 const CAS_COMMAND = 'nl2pCompareAndSet';
 type CasCommand = Record<typeof CAS_COMMAND, (...keysThenArgs: string[]) => Promise<number>>;
 
+/** A compare-and-set ready to run: the envelope it stores, and the script's keys and arguments. */
+export interface PreparedCheckpoint {
+  stored: Envelope;
+  command: string[];
+}
+
+/**
+ * A MULTI on `connection` (any connection to the sessions' Redis, e.g. a BullMQ queue's) that
+ * starts with `prepared`; queue more on it and exec it. The compare-and-set's reply, first in the
+ * results, is 1 when it won.
+ */
+export function multiWithCompareAndSet(connection: Redis, prepared: PreparedCheckpoint): ChainableCommander {
+  // Before the MULTI is made: a MULTI knows the scripts its connection had when it was made.
+  defineCompareAndSet(connection);
+  const multi = connection.multi();
+  (multi as unknown as Record<typeof CAS_COMMAND, (...keysThenArgs: string[]) => unknown>)[CAS_COMMAND](
+    ...prepared.command,
+  );
+  return multi;
+}
+
+function defineCompareAndSet(redis: Redis): void {
+  // Sent by its digest (EVALSHA, loaded on first use): the script's text is not written to
+  // the socket on every checkpoint.
+  if (!(CAS_COMMAND in redis)) redis.defineCommand(CAS_COMMAND, { numberOfKeys: 5, lua: CAS_SCRIPT });
+}
+
 export class RedisSessionStore implements SessionStore {
   constructor(
     private readonly redis: Redis,
@@ -122,9 +149,7 @@ export class RedisSessionStore implements SessionStore {
     /** Bound of the trace log (as {@link TraceLog} keeps it), for {@link CheckpointExtras}. */
     private readonly traceMaxRecords = 2_000,
   ) {
-    // Sent by its digest (EVALSHA, loaded on first use): the script's text is not written to
-    // the socket on every checkpoint.
-    if (!(CAS_COMMAND in redis)) redis.defineCommand(CAS_COMMAND, { numberOfKeys: 5, lua: CAS_SCRIPT });
+    defineCompareAndSet(redis);
   }
 
   async create(envelope: Envelope): Promise<boolean> {
@@ -156,10 +181,26 @@ export class RedisSessionStore implements SessionStore {
     events: SessionEvent[] = [],
     also: CheckpointExtras = {},
   ): Promise<Envelope | null> {
+    const prepared = this.prepareCompareAndSet(expectedVersion, next, events, also);
+    const ok = await (this.redis as unknown as CasCommand)[CAS_COMMAND](...prepared.command);
+    return ok === 1 ? prepared.stored : null;
+  }
+
+  /**
+   * The same compare-and-set, to be queued on another connection's MULTI (see
+   * {@link queueCompareAndSet}), e.g. beside the job of the node it hands the turn to, so the
+   * checkpoint and the dispatch happen together or not at all, in one round trip.
+   */
+  prepareCompareAndSet(
+    expectedVersion: number,
+    next: Envelope,
+    events: SessionEvent[] = [],
+    also: CheckpointExtras = {},
+  ): PreparedCheckpoint {
     const now = new Date();
     const stored: Envelope = { ...next, version: expectedVersion + 1, updated_at: now.toISOString() };
     const id = next.session_id;
-    const ok = await (this.redis as unknown as CasCommand)[CAS_COMMAND](
+    const command = [
       this.keys.session(id),
       this.keys.events(id),
       this.keys.trace(id),
@@ -180,8 +221,8 @@ export class RedisSessionStore implements SessionStore {
       String(also.events?.length ?? 0),
       ...(also.events ?? []).map((e) => JSON.stringify(e)),
       ...events.map((e) => JSON.stringify(e)),
-    );
-    return ok === 1 ? stored : null;
+    ];
+    return { stored, command };
   }
 
   async delete(sessionId: string): Promise<void> {
