@@ -176,7 +176,7 @@ describe('plan mode, through the whole workflow', () => {
       api = await gateway({ TARGET: 'veloflux', DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true' });
     });
 
-    it('compiles a window, and says what WHERE beside a window does on this engine', async () => {
+    it('compiles a window with the condition applied to each row inside the aggregates, and says so', async () => {
       const id = await api.createSession({ target: 'veloflux' });
       const view = await api.turn(id, {
         text: 'average temperature per device every 10 seconds, only when the temperature is above 30',
@@ -185,10 +185,15 @@ describe('plan mode, through the whole workflow', () => {
 
       expect(view.interrupt.type).toBe('need_confirm');
       expect(view.sql).toMatch(/tumblingwindow\('ss', 10\)/);
-      expect(view.sql).toMatch(/avg\(temperature\)/);
-      // Compiled with the recorded semantics, then checked against the engine's own plan.
-      expect(view.assumptions.join(' ')).toMatch(/applied after the aggregation, once per window/);
-      expect(view.explain).toMatch(/Filter/);
+      // A WHERE here would be applied after aggregating (recorded and live engine), so the
+      // condition goes into the aggregate and the windows with no such row are dropped.
+      expect(view.sql).toMatch(/avg\(CASE WHEN temperature > 30 THEN temperature END\)/);
+      expect(view.sql).toMatch(/HAVING count\(CASE WHEN temperature > 30 THEN 1 END\) > 0$/);
+      expect(view.sql).not.toMatch(/WHERE/);
+      expect(view.assumptions.join(' ')).toMatch(/applied to each row inside the aggregates/);
+      expect(view.explain).toMatch(
+        /Aggregation_\d+ +\| aggregates=\[avg\(CASE WHEN temperature > 30 THEN temperature END\)/,
+      );
       expect(view.pipeline_request).toMatchObject({ sql: view.sql });
       expect(manager.pipelines().filter((p) => p.startsWith('__nl2pipeline_tmp__'))).toEqual([]);
     });

@@ -114,13 +114,15 @@ suite('the workflow against a real veloFlux Manager', () => {
     );
     expect(view.explain).toMatch(/Aggregation_\d+/);
     expect(view.explain).toMatch(/kind=tumbling/);
+    // The plan shown is the applied pipeline's: its sink and output, not a validation stand-in.
+    expect(view.explain).toMatch(/connector=mqtt, encoder=json, output\.omit_if_empty=true/);
     // The pipeline request the person would apply: the real engine takes it (then it is removed).
     const request = { ...view.pipeline_request, id: 'nl2p_real_engine_check' };
     await client.createPipeline(request);
     await client.deletePipeline('nl2p_real_engine_check');
   });
 
-  it('plan mode: WHERE beside a window is confirmed from the real plan before it is shown', async () => {
+  it('plan mode: a row condition beside a window goes into the aggregates, and the real engine plans and takes it', async () => {
     const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true', LINKING: 'true' });
     const id = await api.createSession({ target: 'veloflux' });
     const view = await api.turn(id, {
@@ -129,8 +131,16 @@ suite('the workflow against a real veloFlux Manager', () => {
     });
 
     expect(view.interrupt.type).toBe('need_confirm');
-    expect(view.sql).toMatch(/WHERE temperature > 30 GROUP BY device_id, tumblingwindow\('ss', 10\)/);
-    expect(view.assumptions.join(' ')).toMatch(/The engine's plan shows it: Filter above Aggregation/);
+    // A WHERE would be applied after aggregating; fed known rows, this form gave the per-row
+    // numbers on a real engine (libs/testing/src/live-engine.ts).
+    expect(view.sql).toBe(
+      "SELECT device_id, avg(CASE WHEN temperature > 30 THEN temperature END) AS avg_temperature FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10) HAVING count(CASE WHEN temperature > 30 THEN 1 END) > 0",
+    );
+    expect(view.assumptions.join(' ')).toMatch(/applied to each row inside the aggregates/);
+    expect(view.explain).toMatch(/aggregates=\[avg\(CASE WHEN temperature > 30 THEN temperature END\) -> col_1/);
+    const request = { ...view.pipeline_request, id: 'nl2p_real_engine_check' };
+    await client.createPipeline(request);
+    await client.deletePipeline('nl2p_real_engine_check');
   });
 
   it('free SQL: a draft in a time unit only the catalog advertises is rejected and repaired; the engine accepts the repair', async () => {

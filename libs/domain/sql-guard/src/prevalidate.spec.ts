@@ -70,8 +70,8 @@ describe('prevalidate (veloFlux): accepts valid SQL', () => {
     ['SELECT wheels[0]->pressure, tags[1], (wheels[1]->pos) AS p FROM vehicle', VEHICLE],
     ['SELECT isnull(location->lat), NOT isnull(vin) FROM vehicle WHERE NOT isnull(seen_at)', VEHICLE],
     ["SELECT format(speed), concat(vin, '-x') FROM vehicle", VEHICLE],
-    // The recorded engine accepts count(DISTINCT …) (probe_count_distinct).
-    ["SELECT count(DISTINCT device_id) FROM sensor_stream GROUP BY tumblingwindow('ss', 10)", SENSOR],
+    // ndv() is the distinct count that runs (count(DISTINCT …) fails when the pipeline runs).
+    ["SELECT ndv(device_id) AS devices FROM sensor_stream GROUP BY tumblingwindow('ss', 10)", SENSOR],
     ["SELECT count(*) FROM sensor_stream GROUP BY slidingwindow('ss', 10, 5)", SENSOR],
     ["SELECT * FROM sensor_stream GROUP BY tumblingwindow('ss',10)", SENSOR],
     ["SELECT count(*) FROM sensor_stream GROUP BY TumblingWindow('ss', 10)", SENSOR],
@@ -208,6 +208,18 @@ describe('prevalidate (veloFlux): rejects with a specific, actionable message', 
       SENSOR,
     ],
     ['DELETE FROM sensor_stream', 'only a single SELECT statement is allowed (found DELETE)', SENSOR],
+    // Created by the engine, then failing or ignored when the pipeline runs (live-engine.spec.ts).
+    [
+      "SELECT count(DISTINCT device_id) FROM sensor_stream GROUP BY tumblingwindow('ss', 10)",
+      'use ndv(x) for a distinct count',
+      SENSOR,
+    ],
+    [
+      "SELECT max(temperature) FILTER (WHERE humidity > 1) FROM sensor_stream GROUP BY tumblingwindow('ss', 10)",
+      'veloFlux ignores FILTER (WHERE …) on max()',
+      SENSOR,
+    ],
+    ['SELECT * FROM sensor_stream ORDER BY sensor_stream.*', 'ORDER BY cannot sort by sensor_stream.*', SENSOR],
     ['/* harmless */ DELETE FROM sensor_stream', 'found DELETE', SENSOR],
     ['SELEC device_id FROM sensor_stream', 'only a single SELECT statement is allowed (found SELEC)', SENSOR],
     [

@@ -10,6 +10,15 @@ const exchanges = recordedExchanges();
 const columnsByStream = recordedStreams();
 const functions: GroundedFunction[] = recordedFunctions();
 
+/**
+ * Creates the recorded engine accepted whose pipelines then fail or compute something else when
+ * they run (a real engine fed known rows: libs/testing/src/live-engine.ts). The local check refuses
+ * them on purpose, saying what to write instead.
+ */
+const FAILS_WHEN_RUN: Record<string, string> = {
+  probe_count_distinct_create: 'the window aggregation fails at run time: DISTINCT aggregates are not supported yet',
+};
+
 /** SQL the engine accepted, with the stream its FROM names. */
 const accepted = exchanges
   .filter(
@@ -42,7 +51,7 @@ describe('prevalidate (veloflux) against the recorded engine', () => {
     expect(accepted.length).toBeGreaterThan(40);
   });
 
-  it.each(accepted.map((c) => [c.name, c.sql, c.stream] as const))(
+  it.each(accepted.filter((c) => !FAILS_WHEN_RUN[c.name]).map((c) => [c.name, c.sql, c.stream] as const))(
     '%s: accepts what the engine accepted: %s',
     (_name, sql, stream) => {
       expect(columnsByStream[stream]).toBeDefined();
@@ -50,4 +59,10 @@ describe('prevalidate (veloflux) against the recorded engine', () => {
       expect(result.ok ? [] : result.errors).toEqual([]);
     },
   );
+
+  it.each(Object.entries(FAILS_WHEN_RUN))('%s: created, but refused because %s', (name) => {
+    const c = accepted.find((x) => x.name === name);
+    expect(c).toBeDefined();
+    expect(prevalidate(c?.sql ?? '', grounding(c?.stream ?? '')).ok).toBe(false);
+  });
 });

@@ -107,7 +107,8 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
             'write a single SELECT (combine conditions with OR in WHERE instead)',
         );
         next = 'other';
-      } else if (lower === 'window' || lower === 'qualify') {
+      } else if ((lower === 'window' || lower === 'qualify') && !isColumnName(g, lower)) {
+        // A column may be called `window` (the engine accepts `SELECT window FROM s`).
         out.error(
           `${lower.toUpperCase()} clauses are not supported by veloFlux; windows go inside GROUP BY, e.g. GROUP BY tumblingwindow('ss', 10)`,
         );
@@ -449,6 +450,15 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
     const next = toks[i + 1];
     const clause = clauseAt[i];
 
+    // `ORDER BY *` and `ORDER BY s.*` do not parse (live engine: "Expected an expression:, found: *",
+    // "Expected an identifier or a '*' after '.', found: *").
+    if (clause === 'order' && s.depth[i] === 0 && isSymbol(t, '*') && (isSymbol(prev, '.') || isItemStart(prev))) {
+      out.error(
+        `ORDER BY cannot sort by ${isSymbol(prev, '.') ? `${prev && toks[i - 2] ? toks[i - 2]?.text : 'stream'}.*` : '*'} in veloFlux (the parser expects a column or an expression there); order by named columns or output aliases`,
+      );
+      continue;
+    }
+
     if (t.kind === 'operator') {
       switch (t.text) {
         case '||':
@@ -596,6 +606,12 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
         );
         return;
       case 'interval':
+        if (isColumnName(g, 'interval') && next?.kind !== 'string' && next?.kind !== 'number') {
+          out.error(
+            'a column named interval must be quoted in veloFlux ("interval"): written bare, the parser reads an INTERVAL literal (the engine answers No data source found in SELECT statement)',
+          );
+          return;
+        }
         out.error(
           "INTERVAL literals are not supported by veloFlux; window lengths are plain seconds, e.g. tumblingwindow('ss', 300) for 5 minutes",
         );
@@ -647,11 +663,29 @@ export function checkVeloflux(s: Structure, g: Grounding, out: Findings): void {
         out.error('NULLS FIRST / NULLS LAST is not supported by veloFlux; remove it from ORDER BY');
         return;
       case 'distinct':
-        // count(DISTINCT x) is accepted by the engine (recorded: probe_count_distinct).
-        if (isSymbol(toks[i - 1], '(') && toks[i - 2]?.kind === 'word' && !isWord(toks[i - 2], 'count')) {
+        // count(DISTINCT x) is accepted when the pipeline is created (recorded: probe_count_distinct)
+        // but its window aggregation fails as soon as the pipeline runs, silently for the person
+        // (live engine: "DISTINCT aggregates are not supported yet"; libs/testing/src/live-engine.ts).
+        if (isSymbol(toks[i - 1], '(') && toks[i - 2]?.kind === 'word') {
+          const fn = toks[i - 2]?.text ?? 'a function';
           out.error(
-            `DISTINCT inside ${toks[i - 2]?.text ?? 'a function'}(…) is not supported by veloFlux; use ndv(x) for a distinct count or deduplicate(x) for distinct values`,
+            isWord(toks[i - 2], 'count')
+              ? 'count(DISTINCT x) is accepted by veloFlux when the pipeline is created, but its aggregation fails when the pipeline runs (DISTINCT aggregates are not supported yet); use ndv(x) for a distinct count'
+              : `DISTINCT inside ${fn}(…) is not supported by veloFlux; use ndv(x) for a distinct count or deduplicate(x) for distinct values`,
           );
+        }
+        return;
+      case 'filter':
+        // `agg(x) FILTER (WHERE c)` parses, and the running pipeline ignores the filter: the
+        // aggregate covers every row (live engine; libs/testing/src/live-engine.ts).
+        if (isSymbol(toks[i - 1], ')') && isSymbol(next, '(') && isWord(toks[i + 2], 'where')) {
+          const open = s.partner[i - 1] ?? -1;
+          const fn = toks[open - 1]?.text.toLowerCase() ?? '';
+          if (aggregateNames.has(fn) || fn === 'count') {
+            out.error(
+              `veloFlux ignores FILTER (WHERE …) on ${fn}() when the pipeline runs (the aggregate still covers every row); write the condition inside the aggregate instead: ${fn}(CASE WHEN <condition> THEN ${fn === 'count' ? '1' : 'x'} END)`,
+            );
+          }
         }
         return;
     }
@@ -887,4 +921,16 @@ function clauseLabel(clause: Clause): string {
     other: 'this position',
   };
   return names[clause];
+}
+
+/** A column of the grounded stream (or of another known stream) is called `word`. */
+function isColumnName(g: Grounding, word: string): boolean {
+  return [g.columns, ...Object.values(g.columnsByTable ?? {})].some((cols) =>
+    cols.some((c) => c.name.toLowerCase() === word),
+  );
+}
+
+/** The token before an item of a comma list: its comma or the clause's keyword (`BY`). */
+function isItemStart(prev: Token | undefined): boolean {
+  return isSymbol(prev, ',') || isWord(prev, 'by');
 }

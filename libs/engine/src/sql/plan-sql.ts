@@ -40,7 +40,11 @@ export interface PlanDialect {
   /** Refuses what the dialect cannot express (joins, LIMIT on a stream, …) before writing SQL. */
   refuse(plan: QueryPlan, tables: PlanTables): void;
   /** Sentences the person must read with this SQL (how the dialect evaluates it). */
-  assumptions(plan: QueryPlan, sql: { where: string | null }): string[];
+  /**
+   * `where`: the WHERE clause as written; `rowCondition`: the condition written into the
+   * aggregates instead ({@link rowConditionsInAggregates}).
+   */
+  assumptions(plan: QueryPlan, sql: { where: string | null; rowCondition: string | null }): string[];
   /**
    * Why an output name cannot be used (veloFlux: it equals an input column, or is reserved), or
    * null. Every dialect also requires output names to be unique.
@@ -52,6 +56,15 @@ export interface PlanDialect {
    * groups stay the same). SQL targets accept it as it is.
    */
   groupComputedValues: boolean;
+  /**
+   * veloFlux: a WHERE beside a window is applied after the aggregation (recorded), so a condition
+   * on rows is written into each aggregate (`avg(CASE WHEN c THEN x END)`) and a window or group
+   * with no matching row is dropped by `HAVING count(CASE WHEN c THEN 1 END) > 0`: the numbers a
+   * per-row filter gives, shown on the real engine with known input.
+   */
+  rowConditionsInAggregates?: boolean;
+  /** veloFlux: `ndv(x)`, the distinct count that runs (count(DISTINCT x) fails when run). */
+  distinctCount?(arg: string): string;
 }
 
 const SIMPLE = /^[a-z_][a-z0-9_]*$/;
@@ -125,12 +138,16 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
     const text = e.op === '/' && d.divide ? d.divide(left, right, safe) : `${left} ${e.op} ${right}`;
     return nested ? `(${text})` : text;
   };
+  // A condition on rows that the dialect evaluates inside the aggregates instead of in WHERE.
+  let rowCondition: string | null = null;
   // min/max of distinct values equal min/max of all values: DISTINCT is dropped there, so a
   // dialect that allows it only in count() still says the same thing.
-  const aggregate = (a: Aggregate): string =>
-    a.arg
-      ? `${a.fn}(${a.distinct && a.fn !== 'min' && a.fn !== 'max' ? 'DISTINCT ' : ''}${value(a.arg)})`
-      : `${a.fn}(*)`;
+  const aggregate = (a: Aggregate): string => {
+    if (!a.arg) return rowCondition ? `${a.fn}(CASE WHEN ${rowCondition} THEN 1 END)` : `${a.fn}(*)`;
+    const arg = rowCondition ? `CASE WHEN ${rowCondition} THEN ${value(a.arg)} END` : value(a.arg);
+    if (a.fn === 'count' && a.distinct && d.distinctCount) return d.distinctCount(arg);
+    return `${a.fn}(${a.distinct && a.fn !== 'min' && a.fn !== 'max' ? 'DISTINCT ' : ''}${arg})`;
+  };
   const condition = (c: Condition, nested = false): string => {
     switch (c.kind) {
       case 'compare':
@@ -152,6 +169,9 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
         return `NOT (${condition(c.condition)})`;
     }
   };
+
+  const windowAggregates = plan.window !== null && (plan.select.some((p) => p.kind === 'aggregate') || plan.having.length > 0);
+  if (d.rowConditionsInAggregates && plan.where && windowAggregates) rowCondition = condition(plan.where);
 
   // Output names: readable, unique, never one the dialect forbids. The plan's own aliases and the
   // names plain columns show under are claimed first, so a generated name never takes them.
@@ -231,14 +251,17 @@ export function compilePlan(plan: QueryPlan, tables: PlanTables, d: PlanDialect)
     return same?.alias ? d.identifier(same.alias) : text;
   };
 
-  const where = plan.where ? condition(plan.where) : null;
+  const where = plan.where && !rowCondition ? condition(plan.where) : null;
   const parts = [`SELECT ${plan.distinct ? 'DISTINCT ' : ''}${selectList}`, `FROM ${from.join(' ')}`];
   if (where) parts.push(`WHERE ${where}`);
   if (groupKeys.length) parts.push(`GROUP BY ${groupKeys.join(', ')}`);
-  if (plan.having.length) parts.push(`HAVING ${plan.having.map((h) => `${aggregate(h.aggregate)} ${h.op} ${numberSql(h.value)}`).join(' AND ')}`);
+  const having = plan.having.map((h) => `${aggregate(h.aggregate)} ${h.op} ${numberSql(h.value)}`);
+  // A group with no row meeting the condition emits nothing, as a per-row filter would leave it.
+  if (rowCondition) having.push(`count(CASE WHEN ${rowCondition} THEN 1 END) > 0`);
+  if (having.length) parts.push(`HAVING ${having.join(' AND ')}`);
   if (plan.order_by.length) parts.push(`ORDER BY ${plan.order_by.map((o) => `${orderKey(o.key)}${o.direction === 'desc' ? ' DESC' : ''}`).join(', ')}`);
   if (plan.limit !== null) parts.push(`LIMIT ${plan.limit}`);
-  return { sql: parts.join(' '), assumptions: [...d.assumptions(plan, { where }), ...notes] };
+  return { sql: parts.join(' '), assumptions: [...d.assumptions(plan, { where, rowCondition }), ...notes] };
 } // prettier-ignore
 
 function describeValue(e: ValueExpr): string {

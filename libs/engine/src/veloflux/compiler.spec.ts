@@ -8,7 +8,8 @@ import {
   type QueryPlanInput,
 } from '@nl2p/query-plan';
 import { prevalidate } from '@nl2p/sql-guard';
-import { recordedExchange, recordedFunctions, recordedStreams } from '@nl2p/testing';
+import { LIVE_RUNTIME_FACTS, recordedExchange, recordedFunctions, recordedStreams } from '@nl2p/testing';
+
 import { velofluxCompiler } from './compiler';
 import { reviewWhereSemantics } from './where-semantics';
 
@@ -111,9 +112,11 @@ describe('veloFlux compiler: windows and grouping', () => {
     expect(compile({ source: 'sensor_stream', window: { kind: 'tumbling', unit: 'second', size: 10 } }).sql).toBe("SELECT * FROM sensor_stream GROUP BY tumblingwindow('ss', 10)");
   }); // prettier-ignore
 
-  it('counts rows and distinct values (probe_count_star_create, probe_count_distinct_create) and writes HAVING beside a window', () => {
+  it('counts rows, and distinct values with ndv() (probe_count_star_create; count(DISTINCT) is created but fails when run: live engine), and writes HAVING beside a window', () => {
     expect(recorded('probe_count_star_create').status).toBe(201);
     expect(recorded('probe_count_distinct_create')).toMatchObject({ status: 201, sql: expect.stringContaining('count(DISTINCT site)') });
+    expect(LIVE_RUNTIME_FACTS.find((f) => f.sql.includes('count(DISTINCT'))?.emitted).toContain('DISTINCT aggregates are not supported yet');
+    expect(LIVE_RUNTIME_FACTS.find((f) => f.sql.includes('ndv(device_id)'))?.emitted).toBe('[{"d":2,"dm":1,"n":5}]');
     expect(
       compile({
         source: 'sensor_stream',
@@ -121,7 +124,7 @@ describe('veloFlux compiler: windows and grouping', () => {
         window: { kind: 'tumbling', unit: 'second', size: 30 },
         having: [{ aggregate: { fn: 'count' }, op: '>', value: 5 }],
       }).sql,
-    ).toBe("SELECT count(*) AS count, count(DISTINCT device_id) AS count_distinct_device_id FROM sensor_stream GROUP BY tumblingwindow('ss', 30) HAVING count(*) > 5");
+    ).toBe("SELECT count(*) AS count, ndv(device_id) AS count_distinct_device_id FROM sensor_stream GROUP BY tumblingwindow('ss', 30) HAVING count(*) > 5");
   }); // prettier-ignore
 });
 
@@ -132,7 +135,7 @@ describe('veloFlux compiler: expressions and names', () => {
     const lat = col('location', ['lat']);
     expect(
       compile({ source: 'vehicle', select: [{ kind: 'value', expr: lat }, { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('speed') } }], where: { kind: 'compare', left: lat, op: '>', value: num(50) }, window: { kind: 'tumbling', unit: 'second', size: 10 } }).sql,
-    ).toBe("SELECT (location->lat) AS location_lat, avg(speed) AS avg_speed FROM vehicle WHERE (location->lat) > 50 GROUP BY (location->lat), tumblingwindow('ss', 10)");
+    ).toBe("SELECT (location->lat) AS location_lat, avg(CASE WHEN (location->lat) > 50 THEN speed END) AS avg_speed FROM vehicle GROUP BY (location->lat), tumblingwindow('ss', 10) HAVING count(CASE WHEN (location->lat) > 50 THEN 1 END) > 0");
   }); // prettier-ignore
 
   it('writes isnull() for IS NULL (probe_is_null_create, probe2_isnull_not_create)', () => {
@@ -181,20 +184,32 @@ describe('veloFlux compiler: expressions and names', () => {
     expect(r.assumptions).toEqual(['veloFlux sorts only within each emitted window or batch of rows; there is no order across them.']);
   }); // prettier-ignore
 
-  it('still writes WHERE beside a window, and says it is applied after aggregating, once per window (pipeline_explain_validate_nop)', () => {
-    // The recorded logical plan prints Filter above Aggregation: the filter consumes the aggregate.
+  it('writes a row condition beside a window into the aggregates, since the engine would apply WHERE after aggregating (pipeline_explain_validate_nop; live engine)', () => {
+    // The recorded logical plan prints Filter above Aggregation: the filter consumes the aggregate…
     const explain = recordedExchange('pipeline_explain_validate_nop').body;
     expect(explain.indexOf('Filter_')).toBeGreaterThan(0);
     expect(explain.indexOf('Filter_')).toBeLessThan(explain.indexOf('Aggregation_'));
-    const plan = { source: 'sensor_stream', select: [deviceId, avgTemp], where: { kind: 'compare' as const, left: col('temperature'), op: '>' as const, value: num(0) }, window: { kind: 'tumbling' as const, unit: 'second' as const, size: 10 } };
+    // …and, fed known rows, the WHERE form emits nothing where the CASE WHEN form gives the per-row numbers.
+    const live = (fragment: string) => LIVE_RUNTIME_FACTS.find((f) => f.sql.includes(fragment))?.emitted;
+    expect(live('WHERE humidity > 50 GROUP BY')).toBe('(nothing)');
+    expect(live('HAVING count(CASE WHEN humidity > 50')).toBe('[{"a":20.0,"device_id":"d1","n":2}]');
+
+    const where = { kind: 'compare' as const, left: col('humidity'), op: '>' as const, value: num(50) };
+    const plan = { source: 'sensor_stream', select: [deviceId, avgTemp, { kind: 'aggregate' as const, aggregate: { fn: 'count' as const } }], where, window: { kind: 'tumbling' as const, unit: 'second' as const, size: 6 } };
     const r = compile(plan);
-    expect(r.sql).toBe(recorded('pipeline_create_full').sql.replace('avg_temp', 'avg_temperature'));
+    expect(r.sql).toBe("SELECT device_id, avg(CASE WHEN humidity > 50 THEN temperature END) AS avg_temperature, count(CASE WHEN humidity > 50 THEN 1 END) AS count FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 6) HAVING count(CASE WHEN humidity > 50 THEN 1 END) > 0");
     expect(r.assumptions).toEqual([
-      "On veloFlux a WHERE beside a window is applied after the aggregation, once per window: a window's result is emitted only when temperature > 0 holds for the row it is evaluated on, and its aggregates still cover every row of the window, including rows where temperature > 0 does not hold. It does not drop single rows before they are aggregated.",
+      'veloFlux would apply a WHERE beside a window after aggregating, so humidity > 50 is applied to each row inside the aggregates instead (CASE WHEN … END), and a window in which no row meets it emits nothing.',
     ]);
-    // The explainer's review keeps the specific sentence once the engine's plan confirms it.
-    expect(reviewWhereSemantics(QueryPlan.parse(plan), explain, r.assumptions)).toEqual([`${r.assumptions[0]} (The engine's plan shows it: Filter above Aggregation.)`]);
-    // Without a window there is nothing to say.
+    // The explainer's review leaves it alone: the plan's Filter is the HAVING, not a WHERE.
+    const caseExplain = explain.replace(/aggregates=\[[^\]]*\]/, 'aggregates=[avg(CASE WHEN humidity > 50 THEN temperature END) -> col_1]');
+    expect(reviewWhereSemantics(QueryPlan.parse(plan), caseExplain, r.assumptions)).toEqual(r.assumptions);
+    // A plan's own HAVING and a distinct count take the condition too.
+    expect(compile({ ...plan, select: [deviceId, { kind: 'aggregate', aggregate: { fn: 'count', arg: col('temperature'), distinct: true } }], having: [{ aggregate: { fn: 'avg', arg: col('temperature') }, op: '>', value: 25 }] }).sql).toBe(
+      "SELECT device_id, ndv(CASE WHEN humidity > 50 THEN temperature END) AS count_distinct_temperature FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 6) HAVING avg(CASE WHEN humidity > 50 THEN temperature END) > 25 AND count(CASE WHEN humidity > 50 THEN 1 END) > 0",
+    );
+    // Without aggregates (or without a window) WHERE filters rows, as written.
+    expect(compile({ ...plan, window: null, select: [deviceId] }).sql).toBe('SELECT device_id FROM sensor_stream WHERE humidity > 50');
     expect(compile({ ...plan, window: null, select: [deviceId] }).assumptions).toEqual([]);
   }); // prettier-ignore
 });

@@ -9,7 +9,7 @@ import {
   type TimeUnit,
 } from '@nl2p/query-plan';
 import type { PlanTables, QueryCompiler } from '../compiler';
-import { whereAfterWindow } from './where-semantics';
+import { conditionInAggregates, whereAfterWindow } from './where-semantics';
 import { compilePlan, literalSql, stringLiteral, type PlanDialect } from '../sql/plan-sql';
 
 /**
@@ -159,6 +159,7 @@ export const VELOFLUX_DIALECT: PlanDialect = {
     // Recorded on the real engine: the explain shows Filter above the aggregation, and live output
     // decides once per window (manager-api/recorded/README.md).
     if (sql.where && plan.window) out.push(whereAfterWindow(sql.where));
+    if (sql.rowCondition) out.push(conditionInAggregates(sql.rowCondition));
     if (plan.order_by.length) out.push('veloFlux sorts only within each emitted window or batch of rows; there is no order across them.');
     return out;
   },
@@ -176,6 +177,10 @@ export const VELOFLUX_DIALECT: PlanDialect = {
     return names.has(alias.toLowerCase()) ? `an output cannot take the name of an input column ('${alias}')` : null;
   },
   groupComputedValues: true,
+  rowConditionsInAggregates: true,
+  // Live engine: count(DISTINCT x) is created and then fails when the pipeline runs ("DISTINCT
+  // aggregates are not supported yet"); ndv(x) counts the same and runs.
+  distinctCount: (arg) => `ndv(${arg})`,
 }; // prettier-ignore
 
 export const velofluxCompiler: QueryCompiler = {

@@ -12,6 +12,14 @@ export function whereAfterWindow(condition: string): string {
 }
 
 /**
+ * What the compiler tells the person when it wrote a row condition into a window's aggregates
+ * instead of WHERE (plan-sql.ts, `rowConditionsInAggregates`).
+ */
+export function conditionInAggregates(condition: string): string {
+  return `veloFlux would apply a WHERE beside a window after aggregating, so ${condition} is applied to each row inside the aggregates instead (CASE WHEN … END), and a window in which no row meets it emits nothing.`;
+}
+
+/**
  * Checks the engine's own plan before the person sees the assumption (issue 14): in the logical
  * plan a node printed above another consumes its output, so `Filter_*` above `Aggregation_*`
  * means the filter runs after aggregating. When the plan says otherwise, the assumption is
@@ -26,6 +34,9 @@ export function reviewWhereSemantics(plan: QueryPlan | null, explain: string, as
   if (filter < 0 || aggregation < 0) return assumptions;
   const ours = assumptions.filter((a) => a.startsWith(LEAD));
   const rest = assumptions.filter((a) => !a.startsWith(LEAD));
+  // A compiled plan states it whenever its SQL keeps the WHERE; a plan whose condition went into
+  // the aggregates has no WHERE to speak of (its Filter is the HAVING).
+  if (!ours.length && lines[aggregation]?.includes('CASE WHEN')) return assumptions;
   const stated = ours.length ? ours : [WHERE_AFTER_WINDOW];
   return filter < aggregation
     ? [...rest, ...stated.map((a) => `${a} (The engine's plan shows it: Filter above Aggregation.)`)]
