@@ -19,11 +19,14 @@ export class EventLog {
 
   async append(sessionId: string, event: SessionEvent): Promise<string> {
     const key = this.keys.events(sessionId);
-    const [[, id]] = (await this.redis
-      .multi()
-      .xadd(key, 'MAXLEN', '~', String(this.maxLen), '*', 'e', JSON.stringify(event))
-      .expire(key, this.ttlSeconds)
-      .exec()) as [[Error | null, string], unknown];
+    // Two plain commands, not a MULTI: nothing needs them atomic (the TTL is renewed by every
+    // checkpoint too), and on an auto-pipelining connection they share one write with whatever
+    // else was issued in the same tick (a burst of draft deltas, other jobs' events).
+    const [id] = await Promise.all([
+      this.redis.xadd(key, 'MAXLEN', '~', String(this.maxLen), '*', 'e', JSON.stringify(event)),
+      this.redis.expire(key, this.ttlSeconds),
+    ]);
+    if (!id) throw new Error(`event of session ${sessionId} not appended`);
     return id;
   }
 
