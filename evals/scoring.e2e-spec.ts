@@ -13,7 +13,7 @@ import {
 import { FakeManager, ScriptedLlm, scriptedTokenCount, type ScriptedReply, type ScriptedRequest } from '@nl2p/testing';
 import { loadSqlSet, loadVelofluxSet, selectItems } from './src/dataset';
 import { EvalGateway } from './src/gateway';
-import { ROOT } from './src/process';
+import { ROOT } from '@nl2p/testing';
 import { ResultDb } from './src/results';
 import { ReferencePlans } from './src/reference-plans';
 import { runSqlEval, runVelofluxEval } from './src/runner';

@@ -3,11 +3,26 @@ import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { WORKFLOW_QUEUES, type WorkflowQueue } from '@nl2p/graph';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { SERVICES, ServiceProcess, freePort, waitForHealth, type ServiceName } from './process';
+import path from 'node:path';
+import {
+  FakeManager,
+  ROOT,
+  SERVICES,
+  ScriptedLlm,
+  ServiceProcess,
+  freePort,
+  waitForHealth,
+  type ServiceName,
+} from '@nl2p/testing';
 import { BenchClient } from './client';
 import { redisPid } from './cpu';
 import { sleep } from './stats';
+
+/**
+ * Where the bench's services are built (`scripts/bench.sh`): its own copy, so another build of
+ * `dist/` during a run cannot swap code under running or restarting processes.
+ */
+export const BENCH_DIST = process.env.BENCH_DIST ?? path.join(ROOT, 'tmp/bench-dist');
 
 /** Peak and current resident memory of one service process, from /proc/<pid>/status. */
 export interface ProcessMemory {
@@ -137,7 +152,7 @@ export class BenchStack {
   }
 
   private spawn(name: ServiceName, env: Record<string, string>): ServiceProcess {
-    const proc = new ServiceProcess(name, { ...this.baseEnv, ...env });
+    const proc = new ServiceProcess(name, { ...this.baseEnv, ...env }, BENCH_DIST);
     proc.start();
     return proc;
   }

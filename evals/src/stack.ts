@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { loadConfig } from '@nl2p/config';
 import { ensureDemoDatabase } from '@nl2p/engine';
-import { SERVICES, ServiceProcess, freePort, waitForHealth } from './process';
+import { SERVICES, ServiceProcess, freePort, waitForHealth } from '@nl2p/testing';
 
 /** Environment keys handed through to the services: the LLM and the knobs that shape answers. */
 const PASS_THROUGH =

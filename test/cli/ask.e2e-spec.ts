@@ -4,7 +4,7 @@ import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
-import { freePort } from '../support/processes';
+import { freePort } from '@nl2p/testing';
 import { startStack, type Stack } from '../support/stack';
 import { cliEnv, runCli } from './terminal';
 

@@ -6,7 +6,7 @@ import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
 import { startStack, type Stack } from '../support/stack';
-import { freePort } from '../support/processes';
+import { freePort } from '@nl2p/testing';
 import { CLI_BIN, KEY, Terminal, cliEnv, runCli } from './terminal';
 
 jest.setTimeout(90_000);

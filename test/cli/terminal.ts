@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from '../support/processes';
+import { ROOT } from '@nl2p/testing';
 
 /** The `nl2pipeline` command as a person runs it: the bin wrapper over the built CLI. */
 export const CLI_BIN = path.join(ROOT, 'apps/cli/bin/nl2pipeline');

@@ -6,7 +6,7 @@ import { ensureDemoDatabase } from '@nl2p/engine';
 import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { LlmScript } from '../support/llm-script';
-import { ROOT, SERVICES, ServiceProcess, freePort, waitForHealth } from '../support/processes';
+import { ROOT, SERVICES, ServiceProcess, freePort, waitForHealth } from '@nl2p/testing';
 import { deletePrefix, testEnv } from '../support/stack';
 
 jest.setTimeout(120_000);

@@ -2,7 +2,7 @@ import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
-import { SERVICES, ServiceProcess, freePort, waitForHealth } from '../support/processes';
+import { SERVICES, ServiceProcess, freePort, waitForHealth } from '@nl2p/testing';
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { deletePrefix, testEnv } from '../support/stack';
 

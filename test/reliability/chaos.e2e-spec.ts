@@ -9,7 +9,7 @@ import { EventLog, RedisKeys } from '@nl2p/session-store';
 import { FakeManager, ScriptedLlm, type ScriptedReply } from '@nl2p/testing';
 import { readStats } from '../../apps/janitor/src/janitor.service';
 import { OtlpReceiver } from '../support/otlp-receiver';
-import { ServiceProcess, freePort, waitForHealth, type ServiceName } from '../support/processes';
+import { ServiceProcess, freePort, waitForHealth, type ServiceName } from '@nl2p/testing';
 import { testEnv } from '../support/stack';
 import { RedisServer } from './redis-server';
 import { GOOD_SQL, REQUEST, sleep } from './support';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { GatewayClient } from '../support/client';
-import { ROOT } from '../support/processes';
+import { ROOT } from '@nl2p/testing';
 import { StartCommandRun } from '../support/start-command';
 
 jest.setTimeout(240_000);

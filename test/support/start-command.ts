@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ROOT, freePort } from './processes';
+import { ROOT, freePort } from '@nl2p/testing';
 
 /** True while something accepts connections on the gateway port. */
 async function listening(port: number): Promise<boolean> {

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-export const ROOT = path.resolve(__dirname, '../..');
+/** The repository root (this file is libs/testing/src/processes.ts). */
+export const ROOT = path.resolve(__dirname, '../../..');
 export const SERVICES = ['validator', 'router-llm', 'sql-drafter', 'explainer', 'janitor', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
