@@ -4,6 +4,10 @@ import { ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
 import { startStack, type Stack } from '../support/stack';
+import { loadVelofluxSet } from '../../evals/src/dataset';
+import { EvalGateway } from '../../evals/src/gateway';
+import { ReferencePlans } from '../../evals/src/reference-plans';
+import { runVelofluxEval } from '../../evals/src/runner';
 
 /**
  * Opt-in (issue 15): the workflow's veloFlux scenarios against a REAL Manager built from source
@@ -99,6 +103,31 @@ suite('the workflow against a real veloFlux Manager', () => {
     await Promise.all(stacks.map((s) => s.close()));
     await llm.stop();
   });
+
+  it('the veloFlux eval set, judged by the real engine on both sides (plan mode, links trusted, the model scripted to know nothing)', async () => {
+    // The scripted model answers nothing (a 500 that says so), so these figures are what the
+    // linker and the compilers settle alone; scripts/eval.sh with EVAL_VELOFLUX_URL measures a model.
+    const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true', LINKING: 'true', LLM_MAX_RETRIES: '0' });
+    const set = loadVelofluxSet();
+    const { summary, items } = await runVelofluxEval(set.items, {
+      gateway: new EvalGateway(api.baseUrl),
+      turnTimeoutMs: 30_000,
+      references: new ReferencePlans(url ?? ''),
+    });
+    console.log(
+      `veloFlux eval on the real engine: plan match ${summary.plan_match.count}/${summary.plan_match.of}, ` +
+        `clarification when expected ${summary.clarification_when_expected.count}/${summary.clarification_when_expected.of}\n` +
+        items
+          .map(
+            (i) => `${i.id}: ${i.outcome}, plan ${String(i.plan_match)}${i.plan_detail ? ` (${i.plan_detail})` : ''}`,
+          )
+          .join('\n'),
+    );
+    // Every reference is SQL this engine takes, and nothing ungrounded or unsafe reached it.
+    expect(items.filter((i) => i.plan_detail?.startsWith('the engine refused the reference'))).toEqual([]);
+    expect(summary).toMatchObject({ grounding_violations: 0, unsafe_statements: 0 });
+    expect(summary.plan_match.count).toBeGreaterThan(0);
+  }, 300_000);
 
   it('plan mode: a window per device reaches need_confirm with the engine plan, and the request is accepted as is', async () => {
     const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true', LINKING: 'true' });
