@@ -179,6 +179,15 @@ export function parseSql(rawSql: string): ParsedSql {
     if (clauseOf[i] === 'ORDER' && isKw(t, 'NULLS') && (isKw(toks[i + 1], 'FIRST') || isKw(toks[i + 1], 'LAST'))) {
       throw new FakeParseError('NULLS FIRST/LAST in ORDER BY is not supported yet');
     }
+    // `ORDER BY *` and `ORDER BY s.*` (live engine; live-engine.ts).
+    if (clauseOf[i] === 'ORDER' && t.depth === 0 && t.value === '*') {
+      const at = location(rawSql, t.start);
+      throw new FakeParseError(
+        toks[i - 1]?.type === 'dot'
+          ? `${PARSE}Expected an identifier or a '*' after '.', found: * at ${at}`
+          : `${PARSE}Expected an expression:, found: * at ${at}`,
+      );
+    }
   });
   const { window, range } = findWindow(toks, clauseOf);
   const from = fromStreams(toks, clauseOf, rawSql);
@@ -783,6 +792,9 @@ function resolveRange(
         unsupported(`TypedString { data_type: ${dt}, value: ${JSON.stringify(next.value)} }`);
       }
       if (up === 'INTERVAL') {
+        // A column named interval, bare: the parser reads `INTERVAL FROM <stream>` as an interval
+        // literal and the statement is left with no FROM (live engine; live-engine.ts).
+        if (isKw(next, 'FROM')) throw new FakePlanError('No data source found in SELECT statement');
         const field = toks[i + 2]?.type === 'ident' ? toks[i + 2].value : null;
         const leading = field ? `Some(${field[0].toUpperCase()}${field.slice(1).toLowerCase()})` : 'None';
         unsupported(
