@@ -1,4 +1,5 @@
 import type { SyntaxRule } from '../port';
+import { SQL_DATABASE_SYNTAX_RULES } from '../sql/sql-syntax-rules';
 
 /**
  * Constructs DuckDB runs but this adapter refuses or cannot offer, and the ones worth confirming.
@@ -6,38 +7,7 @@ import type { SyntaxRule } from '../port';
  * (PostgreSQL grammar) and rejects what it cannot read rather than trusting it unparsed.
  */
 export const DUCKDB_SYNTAX_RULES: readonly SyntaxRule[] = [
-  {
-    id: 'statement.select_only',
-    title: 'One SELECT statement',
-    status: 'supported',
-    notes: [
-      'Exactly one SELECT (WITH … SELECT is fine); no INSERT/UPDATE/DELETE/DDL, no SELECT … INTO, no second statement.',
-    ],
-  },
-  {
-    id: 'select.join',
-    title: 'Joins',
-    status: 'supported',
-    notes: ['INNER/LEFT/RIGHT/FULL/CROSS JOIN with ON or USING.'],
-  },
-  {
-    id: 'select.cte',
-    title: 'WITH (common table expressions)',
-    status: 'supported',
-    notes: ['A recursive CTE must finish within the time limit.'],
-  },
-  {
-    id: 'select.window',
-    title: 'Window functions (OVER)',
-    status: 'supported',
-    notes: ['row_number() OVER (PARTITION BY … ORDER BY …).'],
-  },
-  {
-    id: 'select.filter',
-    title: 'Aggregate FILTER',
-    status: 'supported',
-    notes: ['count(*) FILTER (WHERE temperature > 30).'],
-  },
+  ...SQL_DATABASE_SYNTAX_RULES,
   {
     id: 'select.group_by_all',
     title: 'GROUP BY ALL',

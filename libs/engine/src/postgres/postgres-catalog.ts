@@ -1,42 +1,12 @@
 import type { SyntaxRule } from '../port';
+import { SQL_DATABASE_SYNTAX_RULES } from '../sql/sql-syntax-rules';
 
 /**
  * Constructs worth confirming or ruling out for PostgreSQL drafts. "Unsupported" means refused
  * before the database: the safety check reads standard SQL only and refuses the rest.
  */
 export const POSTGRES_SYNTAX_RULES: readonly SyntaxRule[] = [
-  {
-    id: 'statement.select_only',
-    title: 'One SELECT statement',
-    status: 'supported',
-    notes: [
-      'Exactly one SELECT (WITH … SELECT is fine); no INSERT/UPDATE/DELETE/DDL, no SELECT … INTO, no second statement.',
-    ],
-  },
-  {
-    id: 'select.join',
-    title: 'Joins',
-    status: 'supported',
-    notes: ['INNER/LEFT/RIGHT/FULL/CROSS JOIN with ON or USING.'],
-  },
-  {
-    id: 'select.cte',
-    title: 'WITH (common table expressions)',
-    status: 'supported',
-    notes: ['A recursive CTE must finish within the time limit.'],
-  },
-  {
-    id: 'select.window',
-    title: 'Window functions (OVER)',
-    status: 'supported',
-    notes: ['row_number() OVER (PARTITION BY … ORDER BY …).'],
-  },
-  {
-    id: 'select.filter',
-    title: 'Aggregate FILTER',
-    status: 'supported',
-    notes: ['count(*) FILTER (WHERE temperature > 30).'],
-  },
+  ...SQL_DATABASE_SYNTAX_RULES,
   {
     id: 'select.locking',
     title: 'FOR UPDATE / FOR SHARE',
