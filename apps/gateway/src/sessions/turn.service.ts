@@ -101,7 +101,9 @@ export class TurnService {
     ) {
       throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream');
     }
-    const current = await this.get(sessionId);
+    // The turn's events follow `fromEventId` (events of earlier turns are told apart by turn id);
+    // read beside the checkpoint, in the same round trip.
+    const [current, fromEventId] = await Promise.all([this.get(sessionId), this.events.lastId(sessionId)]);
     if (current.status === 'running') throw new ConflictException(`a turn is already running in session ${sessionId}`);
 
     const decision = preTurn(current, input);
@@ -114,29 +116,36 @@ export class TurnService {
     if (leftover && decision.kind === 'run' && !next.validation.tmp_pipeline_id) {
       next = { ...next, validation: { ...next.validation, tmp_pipeline_id: leftover } };
     }
-    // The turn's events follow this point (events of earlier turns are told apart by turn id).
-    const fromEventId = await this.events.lastId(sessionId);
     // `turn_start` (and `turn_end` of a turn that ends at once) go in with the checkpoint, so a
     // failure right after it (a Redis restart) cannot leave a turn without its events.
     const events: SessionEvent[] = [{ type: 'turn_start', turn_id: next.turn_id }];
     if (decision.kind !== 'run') events.push({ type: 'turn_end', turn_id: next.turn_id, status: next.status });
-    const saved = await this.store.compareAndSet(current.version, next, events);
-    if (!saved) throw new ConflictException(`a turn is already running in session ${sessionId}`);
+    const conflict = () => new ConflictException(`a turn is already running in session ${sessionId}`);
 
     if (decision.kind === 'run') {
-      await this.dispatcher.dispatch(saved);
-    } else {
-      // A turn that ends at once (a confirmation) ends here, not in a worker.
-      countTurnEnd(saved.status);
-      if (leftover) {
-        await this.dispatcher.scheduleReap({
-          session_id: sessionId,
-          turn_id: current.turn_id,
-          target: current.target,
-          tmp_ids: [leftover],
-          reason: 'left by an earlier turn',
-        });
-      }
+      // The checkpoint and the first node's job together (one round trip, both or neither).
+      const { saved, dispatchError } = await this.dispatcher.checkpointAndDispatch(
+        this.store,
+        current.version,
+        next,
+        events,
+      );
+      if (!saved) throw conflict();
+      if (dispatchError) throw dispatchError;
+      return { envelope: saved, fromEventId };
+    }
+    const saved = await this.store.compareAndSet(current.version, next, events);
+    if (!saved) throw conflict();
+    // A turn that ends at once (a confirmation) ends here, not in a worker.
+    countTurnEnd(saved.status);
+    if (leftover) {
+      await this.dispatcher.scheduleReap({
+        session_id: sessionId,
+        turn_id: current.turn_id,
+        target: current.target,
+        tmp_ids: [leftover],
+        reason: 'left by an earlier turn',
+      });
     }
     return { envelope: saved, fromEventId };
   }

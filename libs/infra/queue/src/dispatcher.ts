@@ -5,9 +5,15 @@ import { Job, type JobsOptions, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { z } from 'zod';
-import { Envelope, jobId } from '@nl2p/envelope';
+import { Envelope, jobId, type SessionEvent } from '@nl2p/envelope';
 import { GRAPH, JanitorJob, QueueName, type ReapJobData } from '@nl2p/graph';
-import { multiWithCompareAndSet, type PreparedCheckpoint } from '@nl2p/session-store';
+import {
+  RedisSessionStore,
+  multiWithCompareAndSet,
+  type CheckpointExtras,
+  type PreparedCheckpoint,
+  type SessionStore,
+} from '@nl2p/session-store';
 
 /**
  * Where the turn stood when a job was queued: enough to tell a stale job (turn, node, attempt,
@@ -82,6 +88,27 @@ export class WorkflowDispatcher {
    * `dispatchError`: the checkpoint moved on but BullMQ refused the job.
    */
   async checkpointAndDispatch(
+    store: SessionStore,
+    expected: number,
+    next: Envelope,
+    events: SessionEvent[] = [],
+    extras: CheckpointExtras = {},
+  ): Promise<{ saved: Envelope | null; dispatchError?: Error }> {
+    if (store instanceof RedisSessionStore) {
+      return this.inOneTransaction(store.prepareCompareAndSet(expected, next, events, extras));
+    }
+    // Another store: one after the other (redispatchIfOrphaned covers a crash in between).
+    const saved = await store.compareAndSet(expected, next, events, extras);
+    if (!saved) return { saved };
+    try {
+      await this.dispatch(saved);
+      return { saved };
+    } catch (err) {
+      return { saved, dispatchError: err instanceof Error ? err : new Error(String(err)) };
+    }
+  }
+
+  private async inOneTransaction(
     prepared: PreparedCheckpoint,
   ): Promise<{ saved: Envelope | null; dispatchError?: Error }> {
     const { queue, node, data, opts } = this.jobFor(prepared.stored);

@@ -2,14 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { tmpPipelineIdOf, type Envelope, type NodeName, type SessionEvent } from '@nl2p/envelope';
 import { END, GRAPH, TMP_PIPELINE_NODES, ownsTmpPipeline, remember } from '@nl2p/graph';
-import {
-  EventLog,
-  RedisSessionStore,
-  TraceLog,
-  type CheckpointExtras,
-  type NodeTraceRecord,
-  type SessionStore,
-} from '@nl2p/session-store';
+import { EventLog, TraceLog, type NodeTraceRecord, type SessionStore } from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { emptyCallLog, extractCarrier, failSpan, runWithCallLog, tracer, type CallLog } from '@nl2p/telemetry';
@@ -277,7 +270,13 @@ export class NodeRunner {
         extras,
       );
     } else {
-      ({ saved, dispatchError } = await this.checkpointAndDispatch(run.expected, candidate, extras));
+      ({ saved, dispatchError } = await this.dispatcher.checkpointAndDispatch(
+        this.store,
+        run.expected,
+        candidate,
+        [],
+        extras,
+      ));
     }
     if (!saved) {
       // Someone moved the session on while this node ran (a cancel, a re-delivered twin). The
@@ -309,28 +308,6 @@ export class NodeRunner {
       throw dispatchError;
     }
     return { outcome: 'advanced', carry: null };
-  }
-
-  /**
-   * The checkpoint that hands the turn to another service, and the job that takes it there: one
-   * MULTI (one round trip, both or neither) when the store is Redis; else one after the other.
-   */
-  private async checkpointAndDispatch(
-    expected: number,
-    candidate: Envelope,
-    extras: CheckpointExtras,
-  ): Promise<{ saved: Envelope | null; dispatchError?: Error }> {
-    if (this.store instanceof RedisSessionStore) {
-      return this.dispatcher.checkpointAndDispatch(this.store.prepareCompareAndSet(expected, candidate, [], extras));
-    }
-    const saved = await this.store.compareAndSet(expected, candidate, [], extras);
-    if (!saved) return { saved };
-    try {
-      await this.dispatcher.dispatch(saved);
-      return { saved };
-    } catch (err) {
-      return { saved, dispatchError: err instanceof Error ? err : new Error(String(err)) };
-    }
   }
 
   /**
