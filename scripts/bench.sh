@@ -13,8 +13,9 @@ if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
   npx tsc -p tsconfig.build.json --outDir "$BENCH_DIST"
   npx tsc-alias -p tsconfig.build.json --outDir "$BENCH_DIST"
 fi
-mkdir -p reports
-rm -f reports/bench-latest.md reports/bench-latest.json
+out="${BENCH_OUT_DIR:-reports}"
+mkdir -p "$out"
+rm -f "$out/bench-latest.md" "$out/bench-latest.json"
 RUN_BENCH=1 npx jest -c bench/jest.config.js bench/bench.e2e-spec.ts --selectProjects e2e --runInBand "$@"
 echo
-cat reports/bench-latest.md
+cat "$out/bench-latest.md"
