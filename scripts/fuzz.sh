@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the gateway's REST API from its own OpenAPI document with Schemathesis (issue 6, "must
-# show" 3). Builds, starts Redis (throw-away, free port) and all six services as separate
-# processes (TARGET=duckdb on a fresh demo database, auth on with a throw-away key), points the
+# show" 3). Builds, starts the product with its launcher (a throw-away Redis on a free port, all six
+# services as separate processes, TARGET=duckdb on a fresh demo database, auth on with a
+# throw-away key), points the
 # LLM and the Manager at closed ports so their calls fail fast (turns end in clear errors: the
 # fuzz is about the REST surface), runs `schemathesis run` with the not_a_server_error check and
 # prints ONE line `fuzz: requests=N server_errors=M`. Exits non-zero on any 5xx.
@@ -39,34 +40,23 @@ if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
 fi
 
 # --- A throw-away deployment --------------------------------------------------------------------
+# The launcher (apps/start) starts a Redis that keeps nothing, the demo database and the six
+# services; SIGTERM stops them all, Redis last.
 WORK=$(mktemp -d -t nl2p-fuzz.XXXXXX)
-PIDS=()       # services
-REDIS_PID=""
+LAUNCHER_PID=""
 cleanup() {
-  # Services first, while Redis is still up (they close their queues on SIGTERM); SIGKILL after 10 s.
-  local p i
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for i in $(seq 100); do
-    local alive=0
-    for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-  if [ -n "$REDIS_PID" ]; then kill "$REDIS_PID" 2>/dev/null || true; wait "$REDIS_PID" 2>/dev/null || true; fi
+  if [ -n "$LAUNCHER_PID" ]; then
+    kill "$LAUNCHER_PID" 2>/dev/null || true
+    wait "$LAUNCHER_PID" 2>/dev/null || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 REDIS_PORT=$(free_port)
 GATEWAY_PORT=$(free_port)
 CLOSED_PORT=$(free_port) # nothing listens here: LLM and Manager calls fail at once
-
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no >"$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-
-node dist/libs/engine/src/duckdb/demo-data-cli.js "$WORK/demo.duckdb" >&2
 
 KEY="fuzz-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 KEY_HASH=$(printf '%s' "$KEY" | sha256sum | cut -d' ' -f1)
@@ -81,13 +71,14 @@ export LLM_BASE_URL="http://127.0.0.1:$CLOSED_PORT/v1" LLM_API_KEY=fuzz-llm-key 
 export TURN_WAIT_TIMEOUT_MS=3000 SSE_HEARTBEAT_MS=1000
 export LOG_LEVEL=warn LOG_JSON=true
 
-for i in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
-for svc in validator router-llm sql-drafter explainer janitor gateway; do
-  node "dist/apps/$svc/src/main.js" >"$WORK/$svc.log" 2>&1 &
-  PIDS+=($!)
-done
+node dist/apps/start/src/main.js --throwaway --log-dir "$WORK" 2>"$WORK/launcher.log" &
+LAUNCHER_PID=$!
 BASE="http://127.0.0.1:$GATEWAY_PORT"
-for i in $(seq 150); do curl -fsS "$BASE/health" >/dev/null 2>&1 && break; sleep 0.2; done
+for i in $(seq 300); do
+  curl -fsS "$BASE/health" >/dev/null 2>&1 && break
+  kill -0 "$LAUNCHER_PID" 2>/dev/null || break
+  sleep 0.2
+done
 curl -fsS "$BASE/health" >/dev/null || { log "gateway not healthy"; tail -n 30 "$WORK"/*.log >&2; exit 1; }
 
 # --- The fuzz -----------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ export interface TargetProfile {
   enabledBy?: string;
   /** Identifies the engine instance (hashed: a connection string may hold a password). */
   instance(config: AppConfig): string;
+  /** Where the target is, for people (start banner): never a secret. */
+  whereabouts(config: AppConfig): string;
   /** The adapter; built once per process by the caller. */
   create(config: AppConfig, hooks: TargetHooks): EngineTarget;
   compiler: QueryCompiler;

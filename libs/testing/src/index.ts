@@ -2,4 +2,4 @@ export * from './scripted-llm';
 export * from './fake-manager';
 export * from './recorded-exchanges';
 export * from './live-engine';
-export * from './processes';
+export * from '@nl2p/launcher';

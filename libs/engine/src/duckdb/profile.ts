@@ -28,6 +28,7 @@ export const duckdbProfile: TargetProfile = {
   streaming: false,
   configured: () => true,
   instance: (config) => config.duckdb.path,
+  whereabouts: (config) => `embedded, the database file ${config.duckdb.path}`,
   create: (config) =>
     new DuckDbTarget({
       path: config.duckdb.path,

@@ -17,6 +17,12 @@ export const postgresProfile: TargetProfile = {
   configured: (config) => Boolean(config.postgres.url),
   enabledBy: 'POSTGRES_URL',
   instance: (config) => config.postgres.url ?? '',
+  whereabouts: (config) => {
+    const url = config.postgres.url ? new URL(config.postgres.url) : null;
+    return url
+      ? `${url.hostname}:${url.port || 5432}${url.pathname}, schema ${config.postgres.schema}`
+      : 'not configured';
+  },
   create: (config) => {
     if (!config.postgres.url) throw new Error('target postgres is not configured: set POSTGRES_URL');
     return new PostgresTarget({

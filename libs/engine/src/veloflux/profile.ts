@@ -12,6 +12,7 @@ export const velofluxProfile: TargetProfile = {
   streaming: true,
   configured: () => true,
   instance: (config) => config.veloflux.url,
+  whereabouts: (config) => `the veloFlux Manager at ${config.veloflux.url}`,
   create: (config, hooks) =>
     new VelofluxTarget(
       new ManagerClient({

@@ -1,10 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-/** The repository root (this file is libs/testing/src/processes.ts). */
-export const ROOT = path.resolve(__dirname, '../../..');
+/** The repository root: the nearest folder above this file whose package.json is the product's. */
+export const ROOT = findRoot(__dirname);
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'nl2pipeline'
+    ) {
+      return dir;
+    }
+    if (path.dirname(dir) === dir) throw new Error(`no nl2pipeline package.json above ${from}`);
+  }
+}
+
+/** The six services, each its own process; the gateway last, so it starts on ready workers. */
 export const SERVICES = ['validator', 'router-llm', 'sql-drafter', 'explainer', 'janitor', 'gateway'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
@@ -24,11 +39,15 @@ export class ServiceProcess {
   private child: ChildProcess | null = null;
   output = '';
 
+  private log: WriteStream | null = null;
+
   constructor(
     readonly name: ServiceName,
     private readonly env: Record<string, string>,
     /** The build to run: `dist/` by default; the bench and evals build a private copy. */
     private readonly dist = path.join(ROOT, 'dist'),
+    /** Also append everything the service prints to this file. */
+    private readonly logFile?: string,
   ) {}
 
   start(): void {
@@ -38,11 +57,21 @@ export class ServiceProcess {
       env: { PATH: process.env.PATH ?? '', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (this.logFile) this.log = createWriteStream(this.logFile, { flags: 'a' });
     const keep = (b: Buffer) => {
       this.output = (this.output + b.toString()).slice(-20_000);
+      this.log?.write(b);
     };
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
+    this.child.once('exit', () => this.log?.end());
+  }
+
+  /** Resolves when the process exits, with its exit code (null when a signal ended it). */
+  exited(): Promise<number | null> {
+    const child = this.child;
+    if (!child || !this.running) return Promise.resolve(child?.exitCode ?? null);
+    return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
   get pid(): number | undefined {
