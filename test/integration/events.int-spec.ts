@@ -1,46 +1,26 @@
 import { Redis } from 'ioredis';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
 import { readSse, type SseEvent } from '../support/sse';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
 const nl2sql = { intent: 'nl2sql' as const, stream: 'sensor_stream', question: null };
 
 describe('events over SSE, and the trace view', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
-
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({ managerUrl, llmUrl, env: { SSE_HEARTBEAT_MS: '150' } });
-    api = new GatewayClient(stack.gatewayUrl);
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-  });
+  const t = useWorkflowStack({ env: { SSE_HEARTBEAT_MS: '150' } });
+  const { llm } = t;
 
   it('streams node events and draft deltas live; a reconnect with Last-Event-ID gets every remaining event once', async () => {
     // ~40 words at 25 ms each: the draft takes about a second to arrive, delta by delta.
     const slowDraft = `${GOOD_SQL} `.repeat(1).trim();
     new LlmScript(llm).route(nl2sql).draft({ content: slowDraft, chunkDelayMs: 25 });
-    const id = await api.createSession();
-    const started = await api.request('POST', `/v1/sessions/${id}/turns`, {
+    const id = await t.api.createSession();
+    const started = await t.api.request('POST', `/v1/sessions/${id}/turns`, {
       text: 'avg temperature per device every 10 s above 30',
     });
     expect(started.status).toBe(202);
-    const url = `${api.baseUrl}/v1/sessions/${id}/events?turn=1`;
+    const url = `${t.api.baseUrl}/v1/sessions/${id}/events?turn=1`;
 
     const first = await readSse(url, { stop: (_e, all) => all.filter((x) => x.type === 'draft_delta').length >= 3 });
     expect(first.ended).toBe('client');
@@ -75,18 +55,17 @@ describe('events over SSE, and the trace view', () => {
   });
 
   it('the trace endpoint returns per-node records whose latencies fit within the turn wall time', async () => {
-    const script = new LlmScript(llm);
-    script
+    t.script
       .route(nl2sql)
       .draft(GOOD_SQL.replace('temperature >', 'temp >'))
       .revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
-    const id = await api.createSession();
+    const id = await t.api.createSession();
     const t0 = Date.now();
-    const view = await api.turn(id, { text: 'avg temperature per device every 10 s above 30' });
+    const view = await t.api.turn(id, { text: 'avg temperature per device every 10 s above 30' });
     const wall = Date.now() - t0;
     expect(view.interrupt.type).toBe('need_confirm');
 
-    const { records } = (await api.request('GET', `/v1/sessions/${id}/trace?turn=1`)).body;
+    const { records } = (await t.api.request('GET', `/v1/sessions/${id}/trace?turn=1`)).body;
     const nodes = records.map((r: { node: string }) => r.node);
     expect(nodes).toEqual([
       'init_session',
@@ -116,23 +95,23 @@ describe('events over SSE, and the trace view', () => {
     expect(view.metrics.llm_calls).toBe(llmCalls);
     expect(view.metrics.engine_calls).toBe(records.flatMap((r: { engine: unknown[] }) => r.engine).length);
     // The seed's unversioned path serves the same records.
-    const seed = (await api.request('GET', `/sessions/${id}/trace`)).body;
+    const seed = (await t.api.request('GET', `/sessions/${id}/trace`)).body;
     expect(seed.records).toHaveLength(records.length);
   });
 
   it('many SSE clients of one gateway share one Redis connection, and each gets the whole turn', async () => {
-    const redis = new Redis(stack.config.redis.url);
+    const redis = new Redis(t.stack.config.redis.url);
     try {
       const clients = async () => ((await redis.client('LIST')) as string).trim().split('\n').length;
       new LlmScript(llm).route(nl2sql).draft(GOOD_SQL);
-      const id = await api.createSession();
-      const url = `${api.baseUrl}/v1/sessions/${id}/events?turn=1`;
+      const id = await t.api.createSession();
+      const url = `${t.api.baseUrl}/v1/sessions/${id}/events?turn=1`;
       const before = await clients();
       // Connected before the turn starts: they wait for it, each holding its SSE request open.
       const followers = Array.from({ length: 40 }, () => readSse(url, { timeoutMs: 30_000 }));
       await new Promise((r) => setTimeout(r, 500));
       const during = await clients();
-      const started = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 'avg temperature above 30' });
+      const started = await t.api.request('POST', `/v1/sessions/${id}/turns`, { text: 'avg temperature above 30' });
       expect(started.status).toBe(202);
       const results = await Promise.all(followers);
 
@@ -151,7 +130,7 @@ describe('events over SSE, and the trace view', () => {
   });
 
   it('an SSE request for an unknown session is 404', async () => {
-    const res = await fetch(`${api.baseUrl}/v1/sessions/${'f'.repeat(32)}/events`);
+    const res = await fetch(`${t.api.baseUrl}/v1/sessions/${'f'.repeat(32)}/events`);
     expect(res.status).toBe(404);
   });
 });

@@ -1,8 +1,5 @@
 import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10)";
@@ -13,37 +10,17 @@ const nl2sql = { intent: 'nl2sql' as const, stream: 'sensor_stream', question: n
  * that turn may be shown as its plan or pipeline request, whichever way the turn ends.
  */
 describe('a feedback turn that ends without accepted SQL shows no earlier plan', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
-  let script: LlmScript;
-
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({ managerUrl, llmUrl, env: { MAX_ATTEMPTS: '2' } });
-    api = new GatewayClient(stack.gatewayUrl);
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
-  });
+  const t = useWorkflowStack({ env: { MAX_ATTEMPTS: '2' } });
+  const { manager } = t;
 
   afterEach(() => {
     expect(manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
   });
 
   async function confirmedDraft(): Promise<string> {
-    script.route(nl2sql).draft(GOOD_SQL);
-    const id = await api.createSession();
-    const first = await api.turn(id, { text: 'average temperature per device every 10 seconds' });
+    t.script.route(nl2sql).draft(GOOD_SQL);
+    const id = await t.api.createSession();
+    const first = await t.api.turn(id, { text: 'average temperature per device every 10 seconds' });
     expect(first.interrupt.type).toBe('need_confirm');
     expect(first.pipeline_request).not.toBeNull();
     return id;
@@ -51,8 +28,8 @@ describe('a feedback turn that ends without accepted SQL shows no earlier plan',
 
   it('the reviser asks a question', async () => {
     const id = await confirmedDraft();
-    script.revise({ sql: null, questions: ['Which threshold do you mean?'], assumptions: [] });
-    const view = await api.turn(id, { feedback: 'only the hot ones' });
+    t.script.revise({ sql: null, questions: ['Which threshold do you mean?'], assumptions: [] });
+    const view = await t.api.turn(id, { feedback: 'only the hot ones' });
 
     expect(view.interrupt).toMatchObject({ type: 'need_clarification', question: 'Which threshold do you mean?' });
     expect({ explain: view.explain, pipeline_request: view.pipeline_request }).toEqual({
@@ -64,8 +41,8 @@ describe('a feedback turn that ends without accepted SQL shows no earlier plan',
   it('no revision passes and the turn gives up', async () => {
     const id = await confirmedDraft();
     const bad = { sql: 'SELECT device_id, avg(no_such_column) FROM sensor_stream', questions: [], assumptions: [] };
-    script.revise(bad, bad);
-    const view = await api.turn(id, { feedback: 'use the pressure instead' });
+    t.script.revise(bad, bad);
+    const view = await t.api.turn(id, { feedback: 'use the pressure instead' });
 
     expect(view.interrupt.type).toBe('need_clarification');
     expect(view.interrupt.question).toMatch(/could not produce SQL/);

@@ -1,8 +1,5 @@
 import { TMP_PIPELINE_PREFIX, tmpPipelineId } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
@@ -10,28 +7,8 @@ const REQUEST = 'average temperature per device every 10 seconds, only above 30'
 const nl2sql = (stream: string | null = 'sensor_stream') => ({ intent: 'nl2sql' as const, stream, question: null });
 
 describe('workflow over BullMQ (all six services, real Redis)', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
-  let script: LlmScript;
-
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({ managerUrl, llmUrl, env: { MAX_ATTEMPTS: '3' } });
-    api = new GatewayClient(stack.gatewayUrl);
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
-  });
+  const t = useWorkflowStack({ env: { MAX_ATTEMPTS: '3' } });
+  const { manager } = t;
 
   afterEach(() => {
     // The promise of ARCHITECTURE §1: never garbage in the engine, whatever happened.
@@ -41,9 +18,9 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
   const creates = () => manager.requests.filter((r) => r.method === 'POST' && r.rawPath === '/pipelines');
 
   it('happy path: request → SQL → validated → explained → need_confirm; confirm ends the turn', async () => {
-    script.route(nl2sql()).draft(GOOD_SQL);
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: REQUEST });
+    t.script.route(nl2sql()).draft(GOOD_SQL);
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: REQUEST });
 
     expect(view.status).toBe('waiting');
     expect(view.interrupt.type).toBe('need_confirm');
@@ -59,11 +36,11 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     expect(view.metrics.engine_calls).toBeGreaterThan(0);
     expect(creates()).toHaveLength(1);
     // The draft was grounded in the real schema and catalog, not invented.
-    const draftPrompt = JSON.stringify(script.callsOf('draft')[0].messages);
+    const draftPrompt = JSON.stringify(t.script.callsOf('draft')[0].messages);
     expect(draftPrompt).toContain('temperature float64');
     expect(draftPrompt).toContain('tumblingwindow');
 
-    const done = await api.turn(id, { confirm: true });
+    const done = await t.api.turn(id, { confirm: true });
     expect(done.status).toBe('idle');
     expect(done.interrupt).toBeNull();
     expect(done.pipeline_request.sql).toBe(GOOD_SQL);
@@ -76,7 +53,7 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
       'avg(temperature) AS avg_temp',
       'avg(temperature) AS avg_temp, max(humidity) AS max_hum',
     );
-    script
+    t.script
       .route(nl2sql())
       .draft(() => {
         manager.addStream('sensor_stream', [
@@ -87,8 +64,8 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
         return drifted;
       })
       .revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: REQUEST });
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: REQUEST });
 
     expect(view.interrupt?.type).toBe('need_confirm');
     expect(view.sql).toBe(GOOD_SQL);
@@ -101,30 +78,30 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
         error: expect.stringContaining("Column not found: No schema bindings available for identifier 'humidity"),
       }),
     ]);
-    const revisePrompt = JSON.stringify(script.callsOf('revise')[0].messages);
+    const revisePrompt = JSON.stringify(t.script.callsOf('revise')[0].messages);
     expect(revisePrompt).toContain("No schema bindings available for identifier 'humidity");
     expect(creates()).toHaveLength(2);
     // Both temp ids carry the deployment, session, turn and attempt.
     expect(creates().map((r) => JSON.parse(r.body).id)).toEqual([
-      tmpPipelineId(id, 1, 1, stack.config.deploymentId),
-      tmpPipelineId(id, 1, 2, stack.config.deploymentId),
+      tmpPipelineId(id, 1, 1, t.stack.config.deploymentId),
+      tmpPipelineId(id, 1, 2, t.stack.config.deploymentId),
     ]);
   });
 
   it('a refused sink: the record the failed create kept is deleted, the SQL is judged with a nop sink, the person is told', async () => {
     manager.failAfterStoreNextCreate('mqtt sink requires broker_url');
-    script.route(nl2sql()).draft(GOOD_SQL);
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: REQUEST });
+    t.script.route(nl2sql()).draft(GOOD_SQL);
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: REQUEST });
     expect(view.interrupt?.type).toBe('need_confirm');
     // Not an SQL failure: no repair was attempted and no attempt was spent.
     expect(view.attempts.failures).toEqual([]);
-    expect(script.callsOf('revise')).toHaveLength(0);
+    expect(t.script.callsOf('revise')).toHaveLength(0);
     expect(view.assumptions).toContainEqual(
       expect.stringContaining('refused the sink settings (mqtt sink requires broker_url)'),
     );
     expect(view.explain).toContain('connector=nop');
-    const tmpId = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
+    const tmpId = tmpPipelineId(id, 1, 1, t.stack.config.deploymentId);
     expect(manager.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual(
       expect.arrayContaining(['POST /pipelines', `DELETE /pipelines/${tmpId}`]),
     );
@@ -132,12 +109,12 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
   });
 
   it('local prevalidation catches an invented column before any engine call', async () => {
-    script
+    t.script
       .route(nl2sql())
       .draft("SELECT device_id, avg(temp_celsius) FROM sensor_stream GROUP BY device_id, tumblingwindow('ss', 10)")
       .revise({ sql: GOOD_SQL, questions: [], assumptions: [] });
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: REQUEST });
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: REQUEST });
 
     expect(view.interrupt?.type).toBe('need_confirm');
     expect(view.attempts.failures).toHaveLength(1);
@@ -156,12 +133,12 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     manager.rejectNextCreate(400, unknownFn(3));
     const sql = (n: number) =>
       `SELECT device_id, max(temperature) + ${n} AS m FROM sensor_stream GROUP BY device_id, countwindow(5)`;
-    script
+    t.script
       .route(nl2sql())
       .draft(sql(1))
       .revise({ sql: sql(2), questions: [], assumptions: [] }, { sql: sql(3), questions: [], assumptions: [] });
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: 'max temperature per device every 5 readings, shifted' });
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: 'max temperature per device every 5 readings, shifted' });
 
     expect(view.status).toBe('waiting');
     expect(view.interrupt.type).toBe('need_clarification');
@@ -171,43 +148,43 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
       expect(view.interrupt.question).toContain(unknownFn(n));
     }
     expect(view.interrupt.question).toContain('device_id, temperature, humidity, ts');
-    expect(script.callsOf('revise')).toHaveLength(2);
+    expect(t.script.callsOf('revise')).toHaveLength(2);
     expect(creates()).toHaveLength(3);
   });
 
   it('no stream known → need_stream with the real names and no draft; the answer resumes the original request', async () => {
-    script.route(nl2sql(null)).draft(GOOD_SQL);
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: REQUEST });
+    t.script.route(nl2sql(null)).draft(GOOD_SQL);
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: REQUEST });
 
     expect(view.interrupt.type).toBe('need_stream');
     expect(view.interrupt.choices).toEqual(['sensor_stream', 'vehicle']);
     expect(view.sql).toBeNull();
-    expect(script.callsOf('draft')).toHaveLength(0);
+    expect(t.script.callsOf('draft')).toHaveLength(0);
 
-    const resumed = await api.turn(id, { stream: 'sensor_stream' });
+    const resumed = await t.api.turn(id, { stream: 'sensor_stream' });
     expect(resumed.interrupt?.type).toBe('need_confirm');
     expect(resumed.active_stream).toBe('sensor_stream');
     expect(resumed.request).toBe(REQUEST);
-    expect(JSON.stringify(script.callsOf('draft')[0].messages)).toContain(REQUEST);
-    expect(script.callsOf('router')).toHaveLength(1);
+    expect(JSON.stringify(t.script.callsOf('draft')[0].messages)).toContain(REQUEST);
+    expect(t.script.callsOf('router')).toHaveLength(1);
   });
 
   it('an unknown stream answer is refused with 400 and the question stays', async () => {
-    script.route(nl2sql(null));
-    const id = await api.createSession();
-    await api.turn(id, { text: REQUEST });
-    const res = await api.request('POST', `/v1/sessions/${id}/turns`, { stream: 'no_such_stream' });
+    t.script.route(nl2sql(null));
+    const id = await t.api.createSession();
+    await t.api.turn(id, { text: REQUEST });
+    const res = await t.api.request('POST', `/v1/sessions/${id}/turns`, { stream: 'no_such_stream' });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("unknown stream 'no_such_stream'");
-    const view = (await api.request('GET', `/v1/sessions/${id}`)).body;
+    const view = (await t.api.request('GET', `/v1/sessions/${id}`)).body;
     expect(view.interrupt.type).toBe('need_stream');
   });
 
   it('the drafter asks a question → need_clarification shows it; the answer is joined to the request', async () => {
-    script.route(nl2sql()).draft('QUESTION: Which temperature threshold do you mean, in Celsius?').draft(GOOD_SQL);
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: 'alert when it is too hot' });
+    t.script.route(nl2sql()).draft('QUESTION: Which temperature threshold do you mean, in Celsius?').draft(GOOD_SQL);
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: 'alert when it is too hot' });
 
     expect(view.interrupt).toEqual({
       type: 'need_clarification',
@@ -216,39 +193,39 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     });
     expect(creates()).toHaveLength(0);
 
-    const answered = await api.turn(id, { text: 'above 30 degrees' });
+    const answered = await t.api.turn(id, { text: 'above 30 degrees' });
     expect(answered.interrupt?.type).toBe('need_confirm');
     expect(answered.request).toBe('alert when it is too hot\nClarification: above 30 degrees');
-    expect(JSON.stringify(script.callsOf('draft')[1].messages)).toContain('Clarification: above 30 degrees');
+    expect(JSON.stringify(t.script.callsOf('draft')[1].messages)).toContain('Clarification: above 30 degrees');
   });
 
   it('feedback at need_confirm → revision with a fresh budget; a new request at need_confirm starts over', async () => {
     const revised = GOOD_SQL.replace('> 30', '> 35');
-    script.route(nl2sql()).draft(GOOD_SQL).revise({ sql: revised, questions: [], assumptions: [] });
-    const id = await api.createSession();
-    await api.turn(id, { text: REQUEST });
+    t.script.route(nl2sql()).draft(GOOD_SQL).revise({ sql: revised, questions: [], assumptions: [] });
+    const id = await t.api.createSession();
+    await t.api.turn(id, { text: REQUEST });
 
-    const view = await api.turn(id, { feedback: 'use 35 as the threshold' });
+    const view = await t.api.turn(id, { feedback: 'use 35 as the threshold' });
     expect(view.interrupt?.type).toBe('need_confirm');
     expect(view.sql).toBe(revised);
     expect(view.attempts).toMatchObject({ attempt: 1, failures: [] });
-    const revisePrompt = JSON.stringify(script.callsOf('revise')[0].messages);
+    const revisePrompt = JSON.stringify(t.script.callsOf('revise')[0].messages);
     expect(revisePrompt).toContain('use 35 as the threshold');
     expect(revisePrompt).toContain(GOOD_SQL);
 
-    script.route({ intent: 'list_streams', stream: null, question: null });
-    const fresh = await api.turn(id, { text: 'which streams are there?' });
+    t.script.route({ intent: 'list_streams', stream: null, question: null });
+    const fresh = await t.api.turn(id, { text: 'which streams are there?' });
     expect(fresh.status).toBe('idle');
     expect(fresh.answer.kind).toBe('streams');
     expect(fresh.answer.text).toContain('sensor_stream');
     expect(fresh.sql).toBeNull();
-    expect(script.callsOf('router')).toHaveLength(2);
+    expect(t.script.callsOf('router')).toHaveLength(2);
   });
 
   it('describe_stream answers with the schema and makes the stream active', async () => {
-    script.route({ intent: 'describe_stream', stream: 'vehicle', question: null });
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: 'what does vehicle look like?' });
+    t.script.route({ intent: 'describe_stream', stream: 'vehicle', question: null });
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: 'what does vehicle look like?' });
     expect(view.status).toBe('idle');
     expect(view.answer.kind).toBe('schema');
     expect(view.answer.text).toContain('speed int64');
@@ -256,51 +233,54 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
   });
 
   it('a second turn while one runs → 409; a malformed turn body → 400 naming the field', async () => {
-    script.route(nl2sql()).draft({ content: GOOD_SQL, delayMs: 800 });
-    const id = await api.createSession();
-    const first = await api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST });
+    t.script.route(nl2sql()).draft({ content: GOOD_SQL, delayMs: 800 });
+    const id = await t.api.createSession();
+    const first = await t.api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST });
     expect(first.status).toBe(202);
-    const second = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 'another request' });
+    const second = await t.api.request('POST', `/v1/sessions/${id}/turns`, { text: 'another request' });
     expect(second.status).toBe(409);
     expect(second.body.message).toContain('already running');
 
-    const bad = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 42 });
+    const bad = await t.api.request('POST', `/v1/sessions/${id}/turns`, { text: 42 });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body.message)).toContain('text must be a string');
-    const unknown = await api.request('POST', `/v1/sessions/${id}/turns`, { txet: 'typo' });
+    const unknown = await t.api.request('POST', `/v1/sessions/${id}/turns`, { txet: 'typo' });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body.message)).toContain('property txet should not exist');
-    const notJson = await api.request('POST', `/v1/sessions/${id}/turns`, '{"text": ');
+    const notJson = await t.api.request('POST', `/v1/sessions/${id}/turns`, '{"text": ');
     expect(notJson.status).toBe(400);
 
     // Let the first turn finish so nothing is left running.
     const deadline = Date.now() + 10_000;
-    let view = (await api.request('GET', `/v1/sessions/${id}`)).body;
+    let view = (await t.api.request('GET', `/v1/sessions/${id}`)).body;
     while (view.status === 'running' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      view = (await api.request('GET', `/v1/sessions/${id}`)).body;
+      view = (await t.api.request('GET', `/v1/sessions/${id}`)).body;
     }
     expect(view.interrupt?.type).toBe('need_confirm');
   });
 
   it('the seed endpoint POST /nl2pipeline/turn creates a session when absent and waits for the result', async () => {
-    script.route(nl2sql()).draft(GOOD_SQL);
-    const res = await api.request('POST', '/nl2pipeline/turn', { text: REQUEST });
+    t.script.route(nl2sql()).draft(GOOD_SQL);
+    const res = await t.api.request('POST', '/nl2pipeline/turn', { text: REQUEST });
     expect(res.status).toBe(200);
     expect(res.body.session_id).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body.interrupt.type).toBe('need_confirm');
-    const confirm = await api.request('POST', '/nl2pipeline/turn', { session_id: res.body.session_id, confirm: true });
+    const confirm = await t.api.request('POST', '/nl2pipeline/turn', {
+      session_id: res.body.session_id,
+      confirm: true,
+    });
     expect(confirm.body.status).toBe('idle');
   });
 
   it('unknown sessions are 404 and the trace lists every node of a turn', async () => {
-    expect((await api.request('GET', '/v1/sessions/0123456789abcdef0123456789abcdef')).status).toBe(404);
-    expect((await api.request('GET', '/v1/sessions/not-an-id')).status).toBe(404);
+    expect((await t.api.request('GET', '/v1/sessions/0123456789abcdef0123456789abcdef')).status).toBe(404);
+    expect((await t.api.request('GET', '/v1/sessions/not-an-id')).status).toBe(404);
 
-    script.route(nl2sql()).draft(GOOD_SQL);
-    const id = await api.createSession();
-    await api.turn(id, { text: REQUEST });
-    const trace = (await api.request('GET', `/v1/sessions/${id}/trace`)).body;
+    t.script.route(nl2sql()).draft(GOOD_SQL);
+    const id = await t.api.createSession();
+    await t.api.turn(id, { text: REQUEST });
+    const trace = (await t.api.request('GET', `/v1/sessions/${id}/trace`)).body;
     expect(trace.records.map((r: { node: string }) => r.node)).toEqual([
       'init_session',
       'route_intent',
