@@ -1,4 +1,7 @@
 import { buildPath, encodePathSegment, isBusyError, ManagerError, ManagerUnavailableError } from './manager-client';
+import { failureKindOf } from '@nl2p/envelope';
+import { LlmError } from '@nl2p/llm';
+import { TargetQueryError } from './port';
 
 describe('buildPath', () => {
   it('keeps a hostile stream name inside one segment', () => {
@@ -45,5 +48,22 @@ describe('ManagerError', () => {
       isBusyError(new ManagerError('POST', '/pipelines', 409, 'pipeline p is busy processing another command')),
     ).toBe(true);
     expect(isBusyError(new ManagerError('POST', '/pipelines', 409, 'pipeline p already exists'))).toBe(false);
+  });
+});
+
+describe('failure kinds (the runner retries and words its message from these alone)', () => {
+  it('classifies an outage, the busy lock and a refusal; a SQL target refusal; an LLM error', () => {
+    expect(failureKindOf(new ManagerUnavailableError('GET', '/streams', 503, 'down'))).toBe('engine_unavailable');
+    expect(
+      failureKindOf(new ManagerError('POST', '/pipelines', 409, 'pipeline p is busy processing another command')),
+    ).toBe('engine_busy');
+    expect(failureKindOf(new ManagerError('POST', '/pipelines', 409, 'pipeline p already exists'))).toBe(
+      'engine_refused',
+    );
+    expect(failureKindOf(new TargetQueryError('refused before reaching the database'))).toBe('engine_refused');
+    expect(failureKindOf(new LlmError('429', true))).toBe('llm_unavailable');
+    expect(failureKindOf(new LlmError('400', false))).toBe('llm_refused');
+    expect(failureKindOf(new Error('Connection is closed.'))).toBeNull();
+    expect(failureKindOf(Object.assign(new Error('x'), { failureKind: 'made_up' }))).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { Column } from '@nl2p/envelope';
+import type { ClassifiedFailure, Column, FailureKind } from '@nl2p/envelope';
 import type { EngineCall } from './port';
 import { isSinkConfigError } from './veloflux/classify';
 
@@ -148,10 +148,15 @@ export interface GetPipelineResponse {
  * plain-text error body (the Manager never sends JSON errors), `status` is `null` when no HTTP
  * answer arrived at all.
  */
-export class ManagerError extends Error {
+export class ManagerError extends Error implements ClassifiedFailure {
   override readonly name: string = 'ManagerError';
   /** True when the failure is an outage (network, timeout, 5xx) rather than a rejection. */
   readonly unavailable: boolean = false;
+
+  get failureKind(): FailureKind {
+    if (this.unavailable) return 'engine_unavailable';
+    return isBusyError(this) ? 'engine_busy' : 'engine_refused';
+  }
 
   constructor(
     readonly method: string,

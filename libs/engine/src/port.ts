@@ -1,4 +1,4 @@
-import type { Column, Preview, SinkConfig, TargetKind } from '@nl2p/envelope';
+import type { ClassifiedFailure, Column, FailureKind, Preview, SinkConfig, TargetKind } from '@nl2p/envelope';
 
 /** One call to the engine, recorded for metrics and the trace view. */
 export interface EngineCall {
@@ -102,8 +102,9 @@ export interface EngineTarget {
 }
 
 /** A SQL target refused or failed to run a query (time limit, read-only violation, …). */
-export class TargetQueryError extends Error {
+export class TargetQueryError extends Error implements ClassifiedFailure {
   override readonly name: string = 'TargetQueryError';
+  readonly failureKind: FailureKind = 'engine_refused';
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ClassifiedFailure, FailureKind } from '@nl2p/envelope';
 
 /** Models are chosen per role (ARCHITECTURE §8). */
 export type LlmRole = 'router' | 'preview' | 'reasoning';
@@ -57,7 +58,7 @@ export interface LlmClient {
 }
 
 /** The LLM stayed unavailable or kept answering something unusable after every retry. */
-export class LlmError extends Error {
+export class LlmError extends Error implements ClassifiedFailure {
   override readonly name = 'LlmError';
   constructor(
     message: string,
@@ -65,5 +66,9 @@ export class LlmError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+
+  get failureKind(): FailureKind {
+    return this.retryable ? 'llm_unavailable' : 'llm_refused';
   }
 }

@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './events';
 export * from './ids';
+export * from './failures';

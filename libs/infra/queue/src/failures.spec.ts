@@ -1,16 +1,20 @@
 import { UnrecoverableError } from 'bullmq';
 import { describeFailure, isRetryable, redact } from './failures';
 
-/** Stand-ins shaped like the engine's and the LLM library's errors (matched by name and flags). */
+/**
+ * Stand-ins that classify themselves like the engine's and the LLM library's errors do
+ * (`failureKind`, the envelope's contract); their class names do not matter.
+ */
 const managerError = (status: number | null, body: string, unavailable: boolean, message: string) =>
   Object.assign(new Error(message), {
-    name: unavailable ? 'ManagerUnavailableError' : 'ManagerError',
-    status,
-    body,
-    unavailable,
+    failureKind: unavailable
+      ? 'engine_unavailable'
+      : status === 409 && body.includes('is busy processing another command')
+        ? 'engine_busy'
+        : 'engine_refused',
   });
 const llmError = (message: string, retryable: boolean) =>
-  Object.assign(new Error(message), { name: 'LlmError', retryable });
+  Object.assign(new Error(message), { failureKind: retryable ? 'llm_unavailable' : 'llm_refused' });
 
 describe('node failures', () => {
   it('retries outages, the busy lock and LLM errors marked retryable; not rejections', () => {

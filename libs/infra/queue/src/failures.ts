@@ -1,54 +1,31 @@
 import { UnrecoverableError } from 'bullmq';
-
-/**
- * How the runner tells failures apart without importing the engine or LLM libraries (the gateway
- * loads this lib too and must not pull in database drivers): by the error's `name` and the
- * flags those libraries' errors carry.
- */
-interface FlaggedError {
-  name?: unknown;
-  message?: unknown;
-  /** `LlmError`: worth retrying later (429, 5xx, timeouts). */
-  retryable?: unknown;
-  /** `ManagerError`: an outage (network, timeout, 5xx) rather than a rejection. */
-  unavailable?: unknown;
-  status?: unknown;
-  body?: unknown;
-}
-
-function flags(err: unknown): FlaggedError {
-  return typeof err === 'object' && err !== null ? err : {};
-}
+import { failureKindOf, type FailureKind } from '@nl2p/envelope';
 
 /** Where a failure came from, for a message that says what was unavailable. */
 export type FailureSource = 'engine' | 'llm' | 'other';
 
 export function failureSource(err: unknown): FailureSource {
-  const name = flags(err).name;
-  if (name === 'ManagerError' || name === 'ManagerUnavailableError' || name === 'TargetQueryError') return 'engine';
-  if (name === 'LlmError') return 'llm';
-  return 'other';
+  const kind = failureKindOf(err);
+  if (kind === null) return 'other';
+  return kind.startsWith('engine_') ? 'engine' : 'llm';
 }
 
 /**
  * True when another delivery of the job may succeed: outages, the Manager's busy lock, LLM
- * 429/5xx/timeouts, and anything unknown (a Redis blip, a bug that a restart fixes). A rejection
- * (a 4xx from the Manager, an LLM error marked not retryable) fails the same way every time.
+ * 429/5xx/timeouts, and anything unclassified (a Redis blip, a bug that a restart fixes). A
+ * rejection (the engine refusing, an LLM call failed for good) fails the same way every time.
  */
 export function isRetryable(err: unknown): boolean {
   if (err instanceof UnrecoverableError) return false;
-  const f = flags(err);
-  switch (failureSource(err)) {
-    case 'llm':
-      return f.retryable === true;
-    case 'engine':
-      if (f.name === 'TargetQueryError') return false;
-      return (
-        f.unavailable === true ||
-        (f.status === 409 && typeof f.body === 'string' && f.body.includes('is busy processing another command'))
-      );
-    case 'other':
+  switch (failureKindOf(err)) {
+    case 'engine_unavailable':
+    case 'engine_busy':
+    case 'llm_unavailable':
+    case null:
       return true;
+    case 'engine_refused':
+    case 'llm_refused':
+      return false;
   }
 }
 
@@ -57,27 +34,18 @@ export function isRetryable(err: unknown): boolean {
  * refused, and the underlying error, without secrets.
  */
 export function describeFailure(node: string, err: unknown, secrets: readonly string[] = []): string {
-  const f = flags(err);
-  const detail = typeof f.message === 'string' ? f.message : String(err);
-  let what: string;
-  switch (failureSource(err)) {
-    case 'engine':
-      what =
-        f.unavailable === true
-          ? 'the engine (veloFlux Manager) is unavailable'
-          : f.name === 'TargetQueryError'
-            ? 'the engine refused the query'
-            : 'the engine refused the request';
-      break;
-    case 'llm':
-      what = f.retryable === true ? 'the LLM is unavailable' : 'the LLM call failed';
-      break;
-    case 'other':
-      what = 'it failed';
-      break;
-  }
-  return redact(`${node}: ${what}: ${detail}`, secrets);
+  const detail = err instanceof Error ? err.message : String(err);
+  return redact(`${node}: ${WHAT_FAILED[failureKindOf(err) ?? 'unclassified']}: ${detail}`, secrets);
 }
+
+const WHAT_FAILED: Record<FailureKind | 'unclassified', string> = {
+  engine_unavailable: 'the engine (veloFlux Manager) is unavailable',
+  engine_busy: 'the engine (veloFlux Manager) is busy',
+  engine_refused: 'the engine refused the request',
+  llm_unavailable: 'the LLM is unavailable',
+  llm_refused: 'the LLM call failed',
+  unclassified: 'it failed',
+};
 
 /** Removes secrets and URL credentials (`scheme://user:pass@host`) from a message. */
 export function redact(message: string, secrets: readonly string[] = []): string {
