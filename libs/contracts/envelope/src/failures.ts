@@ -24,8 +24,8 @@ export interface ClassifiedFailure {
 /** The kind an error carries, or null for anything else (a Redis blip, a bug). */
 export function failureKindOf(err: unknown): FailureKind | null {
   if (typeof err !== 'object' || err === null || !('failureKind' in err)) return null;
-  const kind = (err as { failureKind: unknown }).failureKind;
-  return FAILURE_KINDS.includes(kind as FailureKind) ? (kind as FailureKind) : null;
+  const kind = err.failureKind;
+  return FAILURE_KINDS.find((k) => k === kind) ?? null;
 }
 
 const FAILURE_KINDS: readonly FailureKind[] = [
