@@ -18,3 +18,15 @@ Module._extensions['.ts'] = function compileTypeScript(module, filename) {
   });
   module._compile(code, filename);
 };
+
+// The workspace's path aliases (@nl2p/*), resolved to their sources as tsc and Jest do.
+const { compilerOptions } = require('../../tsconfig.base.json');
+const path = require('node:path');
+const root = path.resolve(__dirname, '../..');
+const aliases = new Map(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [alias, path.join(root, target)]),
+);
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function resolveWorkspaceAlias(request, ...rest) {
+  return resolveFilename.call(this, aliases.get(request) ?? request, ...rest);
+};

@@ -1,6 +1,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { TargetKind } from '@nl2p/envelope';
 import { GatewayError, type GatewayClient, type SessionView, type TurnInput } from './gateway-client';
 
 export const SERVER_NAME = 'nl2pipeline';
@@ -9,10 +10,9 @@ export const SERVER_VERSION = '0.1.0';
 /** Longest a tool call holds for a turn; agents' MCP clients time out requests after about 60 s. */
 const DEFAULT_WAIT_MS = 50_000;
 
-const TARGET = z
-  .enum(['veloflux', 'duckdb', 'postgres'])
-  .optional()
-  .describe("Engine: veloflux (streaming pipelines), duckdb or postgres (SQL). The server's default when absent.");
+const TARGET = TargetKind.optional().describe(
+  `Engine: ${TargetKind.options.join(', ')} (veloflux builds streaming pipelines; the others run SQL). The server's default when absent.`,
+);
 const SESSION_ID = z
   .string()
   .regex(/^[0-9a-f]{32}$/, 'session_id is the 32-hex id a previous ask returned')
