@@ -1,8 +1,6 @@
 import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const KEY_A = 'key-of-acme-0123456789';
 const KEY_B = 'key-of-globex-9876543210';
@@ -12,38 +10,18 @@ const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
 
 describe('catalog and session-management endpoints (GET /v1/streams, GET and DELETE /v1/sessions)', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let script: LlmScript;
-
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({
-      managerUrl,
-      llmUrl,
-      duckdb: true,
-      env: {
-        AUTH_DISABLED: 'false',
-        API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
-        ENGINE_RETRIES: '0',
-      },
-    });
+  const t = useWorkflowStack({
+    duckdb: true,
+    env: {
+      AUTH_DISABLED: 'false',
+      API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
+      ENGINE_RETRIES: '0',
+    },
   });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
-  });
+  const { manager, llm } = t;
 
   async function call(method: string, path: string, key: string | null = KEY_A, body?: unknown) {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, {
+    const res = await fetch(`${t.stack.gatewayUrl}${path}`, {
       method,
       headers: {
         ...(key ? { authorization: `Bearer ${key}` } : {}),
@@ -154,11 +132,11 @@ describe('catalog and session-management endpoints (GET /v1/streams, GET and DEL
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) ids.push((await call('POST', '/v1/sessions', KEY_B, {})).body.session_id);
       // Expiry, as Redis does it: the session's keys vanish, its tenant index entry stays.
-      const redis = new Redis(stack.config.redis.url);
-      const index = `${stack.config.redis.prefix}:tenant:globex:sessions`;
+      const redis = new Redis(t.stack.config.redis.url);
+      const index = `${t.stack.config.redis.prefix}:tenant:globex:sessions`;
       try {
         const before = await redis.zcard(index);
-        await redis.del(...[ids[5], ids[4], ids[2]].map((id) => `${stack.config.redis.prefix}:session:${id}`));
+        await redis.del(...[ids[5], ids[4], ids[2]].map((id) => `${t.stack.config.redis.prefix}:session:${id}`));
 
         const page = await call('GET', '/v1/sessions?limit=2', KEY_B);
         expect(page.body.sessions.map((s: { session_id: string }) => s.session_id)).toEqual([ids[3], ids[1]]);
@@ -181,7 +159,7 @@ describe('catalog and session-management endpoints (GET /v1/streams, GET and DEL
     });
 
     it('deletes a session with its trace; it is gone from the list; another tenant gets 404', async () => {
-      script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
+      t.script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
       const id = (await call('POST', '/v1/sessions', KEY_A, {})).body.session_id as string;
       const turn = await call('POST', `/v1/sessions/${id}/turns`, KEY_A, {
         text: 'average temperature per device every 10 seconds, only above 30',
@@ -203,13 +181,13 @@ describe('catalog and session-management endpoints (GET /v1/streams, GET and DEL
 
     it('deleting a session whose turn runs cancels the turn first: its temp pipeline is not left behind', async () => {
       // A slow draft stream (about 20 words, 100 ms apart), so the turn is still running.
-      script
+      t.script
         .route({ intent: 'nl2sql', stream: 'sensor_stream', question: null })
         .draft({ content: GOOD_SQL, chunkDelayMs: 100 });
       const id = (await call('POST', '/v1/sessions', KEY_A, {})).body.session_id as string;
       const started = await call('POST', `/v1/sessions/${id}/turns`, KEY_A, { text: 'average temperature per device' });
       expect(started.status).toBe(202);
-      await waitFor(async () => script.callsOf('draft').length > 0);
+      await waitFor(async () => t.script.callsOf('draft').length > 0);
 
       expect((await call('DELETE', `/v1/sessions/${id}`)).status).toBe(204);
       expect((await call('GET', `/v1/sessions/${id}`)).status).toBe(404);

@@ -1,11 +1,8 @@
 import { ManagerClient } from '@nl2p/engine';
 import { randomUUID } from 'node:crypto';
 import { tmpPipelineId } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
 import { scrape, sumOf, type Sample } from '../support/prometheus';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
@@ -30,42 +27,25 @@ async function waitFor(what: string, check: () => Promise<boolean>, ms = 15_000)
  * each process has its own, labelled `service`, see setServiceLabel).
  */
 describe('Prometheus metrics on every service (real Redis, BullMQ, HTTP)', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
-
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({
-      managerUrl,
-      llmUrl,
-      env: { METRICS_PORT: '0', JOB_BACKOFF_FACTOR: '0.01', JANITOR_SWEEP_EVERY_MS: '300' },
-    });
-    api = new GatewayClient(stack.gatewayUrl);
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
+  const t = useWorkflowStack({ env: { METRICS_PORT: '0', JOB_BACKOFF_FACTOR: '0.01', JANITOR_SWEEP_EVERY_MS: '300' } });
+  const { manager } = t;
 
   const endpoints = () => ({
-    gateway: `${stack.gatewayUrl}/metrics`,
-    ...Object.fromEntries(Object.entries(stack.probeUrls ?? {}).map(([s, url]) => [s, `${url}/metrics`])),
+    gateway: `${t.stack.gatewayUrl}/metrics`,
+    ...Object.fromEntries(Object.entries(t.stack.probeUrls ?? {}).map(([s, url]) => [s, `${url}/metrics`])),
   });
 
   it('serves /metrics, /health and /health/live on every worker and the gateway', async () => {
-    expect(Object.keys(stack.probeUrls ?? {}).sort()).toEqual([...SERVICES].sort());
-    for (const [service, url] of Object.entries(stack.probeUrls ?? {})) {
+    expect(Object.keys(t.stack.probeUrls ?? {}).sort()).toEqual([...SERVICES].sort());
+    for (const [service, url] of Object.entries(t.stack.probeUrls ?? {})) {
       const ready = await fetch(`${url}/health`);
       expect({ service, status: ready.status }).toEqual({ service, status: 200 });
       expect(await ready.json()).toEqual({ status: 'ok', workers: 1 });
       expect((await fetch(`${url}/health/live`)).status).toBe(200);
       expect((await fetch(`${url}/nope`)).status).toBe(404);
     }
-    expect((await fetch(`${stack.gatewayUrl}/health`)).status).toBe(200);
-    expect((await fetch(`${stack.gatewayUrl}/health/live`)).status).toBe(200);
+    expect((await fetch(`${t.stack.gatewayUrl}/health`)).status).toBe(200);
+    expect((await fetch(`${t.stack.gatewayUrl}/health/live`)).status).toBe(200);
     for (const [service, url] of Object.entries(endpoints())) {
       const res = await fetch(url);
       expect({ service, status: res.status }).toEqual({ service, status: 200 });
@@ -77,21 +57,20 @@ describe('Prometheus metrics on every service (real Redis, BullMQ, HTTP)', () =>
     const before: Record<string, Sample[]> = {};
     for (const [service, url] of Object.entries(endpoints())) before[service] = await scrape(url);
 
-    const script = new LlmScript(llm);
     // The router's first delivery meets an outage that outlasts the client's retries (3 attempts),
     // so BullMQ delivers the job again; there the call answers on its third attempt (2 retries).
     const down = Array.from({ length: 5 }, () => LLM_DOWN);
-    script.route(...down, { intent: 'nl2sql', stream: 'sensor_stream', question: null });
-    script.draft(GOOD_SQL);
+    t.script.route(...down, { intent: 'nl2sql', stream: 'sensor_stream', question: null });
+    t.script.draft(GOOD_SQL);
     // One engine 5xx, retried inside the call.
     manager.failNext(1, 503);
-    const id = await api.createSession();
-    const view = await api.turn(id, { text: REQUEST });
+    const id = await t.api.createSession();
+    const view = await t.api.turn(id, { text: REQUEST });
     expect(view.interrupt?.type).toBe('need_confirm');
-    expect((await api.turn(id, { confirm: true })).status).toBe('idle');
+    expect((await t.api.turn(id, { confirm: true })).status).toBe('idle');
 
     // A temp pipeline nobody owns (its session never existed): the janitor's next sweep deletes it.
-    const orphan = tmpPipelineId(randomUUID().replaceAll('-', ''), 1, 1, stack.config.deploymentId);
+    const orphan = tmpPipelineId(randomUUID().replaceAll('-', ''), 1, 1, t.stack.config.deploymentId);
     await new ManagerClient({ baseUrl: manager.baseUrl, backoffMs: 1 }).createPipeline({
       id: orphan,
       sql: GOOD_SQL,
