@@ -13,7 +13,7 @@ import {
   routerNodes,
   validatorNodes,
 } from '@nl2p/nodes';
-import type { NodeHandlers, NodeRunContext } from '@nl2p/queue';
+import type { NodeHandlers, NodeRunContext } from '@nl2p/workflow-runtime';
 import { CatalogCache, RedisKeys } from '@nl2p/session-store';
 
 /**

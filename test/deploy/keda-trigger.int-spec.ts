@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { ConfigModule, loadConfig, type AppConfig } from '@nl2p/config';
 import { QueueName } from '@nl2p/graph';
 import { metricsText } from '@nl2p/metrics';
-import { InfraModule, queueDepth } from '@nl2p/queue';
+import { InfraModule, queueDepth } from '@nl2p/workflow-runtime';
 import { parsePrometheusText, type Sample } from '../support/prometheus';
 import { deletePrefix, testEnv } from '../support/stack';
 import { render } from './render';

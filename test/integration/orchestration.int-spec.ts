@@ -6,7 +6,7 @@ import { loadConfig, type AppConfig } from '@nl2p/config';
 import { jobId, type Envelope } from '@nl2p/envelope';
 import { GRAPH, QueueName } from '@nl2p/graph';
 import { Engines, WorkerCoreModule, explainerNodes } from '@nl2p/nodes';
-import { NodeRunner, jobAddress, type NodeHandlers, type NodeJobData } from '@nl2p/queue';
+import { NodeRunner, jobAddress, type NodeHandlers, type NodeJobData } from '@nl2p/workflow-runtime';
 import { TraceLog } from '@nl2p/session-store';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { deletePrefix, testEnv } from '../support/stack';

@@ -4,7 +4,7 @@ import { Processor, WorkerHost, getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue } from 'bullmq';
 import { ConfigModule, loadConfig, type AppConfig } from '@nl2p/config';
 import { QueueName } from '@nl2p/graph';
-import { InfraModule, WorkerLifecycle, queueDepth } from '@nl2p/queue';
+import { InfraModule, WorkerLifecycle, queueDepth } from '@nl2p/workflow-runtime';
 import { deletePrefix, testEnv } from '../support/stack';
 
 /** How long each test job runs: set per test. */

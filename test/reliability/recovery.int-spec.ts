@@ -6,7 +6,7 @@ import { loadConfig, type AppConfig } from '@nl2p/config';
 import { TMP_PIPELINE_PREFIX, jobId, tmpPipelineId, type Envelope } from '@nl2p/envelope';
 import { QueueName } from '@nl2p/graph';
 import { Engines, Grounding, LLM_CLIENT, WorkerCoreModule, drafterNodes, validatorNodes } from '@nl2p/nodes';
-import { NodeRunner, workerTiming, type NodeHandlers, type NodeJobData } from '@nl2p/queue';
+import { NodeRunner, workerTiming, type NodeHandlers, type NodeJobData } from '@nl2p/workflow-runtime';
 import type { LlmClient } from '@nl2p/llm';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { ValidatorModule } from '../../apps/validator/src/validator.module';

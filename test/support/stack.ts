@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import { loadConfig, type AppConfig } from '@nl2p/config';
-import { WorkerLifecycle } from '@nl2p/queue';
+import { WorkerLifecycle } from '@nl2p/workflow-runtime';
 import { createGatewayApp } from '../../apps/gateway/src/create-app';
 import { ExplainerModule } from '../../apps/explainer/src/explainer.module';
 import { RouterLlmModule } from '../../apps/router-llm/src/router-llm.module';

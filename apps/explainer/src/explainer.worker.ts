@@ -1,7 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
 import { QueueName } from '@nl2p/graph';
 import { Engines, explainerNodes } from '@nl2p/nodes';
-import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
+import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/workflow-runtime';
 
 /** The engine's plan, temp pipeline cleanup, the pipeline request and the confirm interrupt. */
 @Processor(QueueName.Explainer, WORKER_OPTIONS)

@@ -3,7 +3,7 @@ import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Redis } from 'ioredis';
 import { ConfigModule, type AppConfig } from '@nl2p/config';
-import { InfraModule, REDIS } from '@nl2p/queue';
+import { InfraModule, REDIS } from '@nl2p/workflow-runtime';
 import { EventHub, RedisKeys } from '@nl2p/session-store';
 import { ApiKeyGuard } from './auth/auth.guard';
 import { RedisThrottlerStorage } from './auth/redis-throttler.storage';

@@ -7,7 +7,7 @@ import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { isTmpPipelineId, TargetKind, type Envelope } from '@nl2p/envelope';
 import { ownsTmpPipeline, parseTmpPipelineId, type ReapJobData } from '@nl2p/graph';
-import { REDIS, SESSION_STORE, TurnControl, errorMessage } from '@nl2p/queue';
+import { REDIS, SESSION_STORE, TurnControl, errorMessage } from '@nl2p/workflow-runtime';
 import { RedisKeys, type SessionStore } from '@nl2p/session-store';
 import { countTmpSwept } from '@nl2p/metrics';
 import { failSpan, tracer } from '@nl2p/telemetry';

@@ -4,7 +4,7 @@ import { QueueName } from '@nl2p/graph';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import type { LlmClient } from '@nl2p/llm';
 import { compactPrompts, Engines, Grounding, LLM_CLIENT, routerNodes } from '@nl2p/nodes';
-import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
+import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/workflow-runtime';
 
 /** Classifies each new request's intent with the router model. */
 @Processor(QueueName.RouterLlm, WORKER_OPTIONS)

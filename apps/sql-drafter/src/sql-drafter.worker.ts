@@ -4,7 +4,7 @@ import { QueueName } from '@nl2p/graph';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import type { LlmClient } from '@nl2p/llm';
 import { compactPrompts, drafterNodes, Engines, Grounding, LLM_CLIENT } from '@nl2p/nodes';
-import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
+import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/workflow-runtime';
 
 /** Drafts SQL (streamed deltas) and revises it from the engine's errors or the person's feedback. */
 @Processor(QueueName.SqlDrafter, WORKER_OPTIONS)

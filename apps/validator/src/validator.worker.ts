@@ -3,7 +3,7 @@ import { Processor } from '@nestjs/bullmq';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { QueueName } from '@nl2p/graph';
 import { Engines, Grounding, validatorNodes } from '@nl2p/nodes';
-import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/queue';
+import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/workflow-runtime';
 
 /** Grounding reads, local prevalidation and engine validation (temp pipelines). */
 @Processor(QueueName.Validator, WORKER_OPTIONS)

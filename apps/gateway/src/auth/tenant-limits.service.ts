@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, HttpException, HttpStatus, Inje
 import type { Envelope } from '@nl2p/envelope';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { REDIS, SESSION_STORE } from '@nl2p/queue';
+import { REDIS, SESSION_STORE } from '@nl2p/workflow-runtime';
 import type { SessionStore } from '@nl2p/session-store';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type MessageEvent } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { SESSION_STORE } from '@nl2p/queue';
+import { SESSION_STORE } from '@nl2p/workflow-runtime';
 import { EventHub, type SessionStore } from '@nl2p/session-store';
 
 /** Stream ids look like `1700000000000-0`; anything else is not a resume point we issued. */

@@ -2,7 +2,7 @@ import { Controller, Get, Header, Inject, ServiceUnavailableException } from '@n
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Redis } from 'ioredis';
 import { METRICS_CONTENT_TYPE, metricsText } from '@nl2p/metrics';
-import { REDIS } from '@nl2p/queue';
+import { REDIS } from '@nl2p/workflow-runtime';
 import { Public } from '../auth/public.decorator';
 
 /**

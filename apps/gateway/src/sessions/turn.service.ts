@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { newSessionEnvelope, type Envelope, type SessionEvent, type UserInput } from '@nl2p/envelope';
 import { preTurn } from '@nl2p/graph';
 import { countTurnEnd } from '@nl2p/metrics';
-import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/queue';
+import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/workflow-runtime';
 import { EventHub, EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';

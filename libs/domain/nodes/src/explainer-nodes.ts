@@ -2,8 +2,8 @@ import { PIPELINE_ID_PLACEHOLDER, type Envelope } from '@nl2p/envelope';
 import { TargetQueryError } from '@nl2p/engine';
 import type { Preview } from '@nl2p/envelope';
 import type { Engines } from './clients';
-import type { NodeHandlers } from '@nl2p/queue';
-import { errorMessage } from '@nl2p/queue';
+import type { NodeHandlers } from '@nl2p/workflow-runtime';
+import { errorMessage } from '@nl2p/workflow-runtime';
 
 /** Nodes run by the `explainer` service: the engine's plan, cleanup, and the person's decision. */
 export function explainerNodes({ engines }: { engines: Engines }): NodeHandlers {

@@ -11,7 +11,7 @@ import {
 import { matchStream } from '@nl2p/graph';
 import type { DraftMode } from '@nl2p/config';
 import type { Envelope } from '@nl2p/envelope';
-import type { NodeHandlers, NodeRunContext } from '@nl2p/queue';
+import type { NodeHandlers, NodeRunContext } from '@nl2p/workflow-runtime';
 import { QUESTION_PREFIX, draftMessages, reviseMessages, routerMessages } from '@nl2p/prompts';
 import { extractSql } from '@nl2p/sql-guard';
 import type { Grounding } from './grounding';

@@ -3,7 +3,7 @@ import type { Envelope } from '@nl2p/envelope';
 import type { TargetProfile } from '@nl2p/engine';
 import { joinKeyOf, linkRequest, proposePlan, type LinkSchema, type PlanProposal } from '@nl2p/linking';
 import type { LlmClient } from '@nl2p/llm';
-import type { NodeRunContext } from '@nl2p/queue';
+import type { NodeRunContext } from '@nl2p/workflow-runtime';
 import { planMessages } from '@nl2p/prompts';
 import { checkPlan, QueryPlan, type QueryPlanInput } from '@nl2p/query-plan';
 import type { Grounding } from './grounding';

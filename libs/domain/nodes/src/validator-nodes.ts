@@ -1,6 +1,6 @@
 import { tmpPipelineIdOf, type Envelope } from '@nl2p/envelope';
 import { matchStream } from '@nl2p/graph';
-import type { NodeHandlers } from '@nl2p/queue';
+import type { NodeHandlers } from '@nl2p/workflow-runtime';
 import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
 import type { Engines } from './clients';
 import type { Grounding } from './grounding';

@@ -11,7 +11,7 @@ import {
 import { APP_CONFIG, ConfigModule, type AppConfig } from '@nl2p/config';
 import { LocalLlmClient, disposeLocalModels, type LlmClient } from '@nl2p/llm';
 import type { Catalog } from '@nl2p/engine';
-import { InfraModule, TMP_REAPER, type TmpPipelineReaper } from '@nl2p/queue';
+import { InfraModule, TMP_REAPER, type TmpPipelineReaper } from '@nl2p/workflow-runtime';
 import { CatalogCache } from '@nl2p/session-store';
 import { Engines, createLlmClient } from './clients';
 import { Grounding } from './grounding';

@@ -1,3 +1,7 @@
+// The workflow runtime: runs the graph's nodes as BullMQ jobs (load the checkpoint, execute the
+// node, advance: checkpoint, events, trace and the next job at once), turn control and cancel,
+// failure kinds and retries, and the workers' lifecycle (probes, graceful stop).
+
 export * from './dispatcher';
 export * from './failures';
 export * from './infra.module';
