@@ -57,6 +57,24 @@ interface NodeRunResult {
   carry: Envelope | null;
 }
 
+/** A node run whose checkpoint was loaded: what it runs on and with. */
+interface LoadedRun {
+  input: Envelope;
+  node: NodeName;
+  handler: NonNullable<NodeHandlers[NodeName]>;
+  deliveryNo: number;
+}
+
+/** What a node's handler produced, and what its end is recorded with. */
+interface ExecutedRun {
+  produced: Envelope;
+  /** The checkpoint version the result replaces (moved by mid-node checkpoints). */
+  expected: number;
+  started: Date;
+  calls: ReturnType<typeof emptyCallLog>;
+  log: { session_id: string; turn_id: number; node: NodeName; attempt: number };
+}
+
 /** At most this many node runs in one job; the next goes through its queue. */
 export const MAX_NODES_PER_JOB = 8;
 
@@ -146,6 +164,7 @@ export class NodeRunner {
     });
   }
 
+  /** One node run: load its checkpoint, execute its handler, advance the turn. */
   private async runNode(
     job: Job<NodeJobData>,
     handlers: NodeHandlers,
@@ -155,6 +174,26 @@ export class NodeRunner {
     delivery: Delivery,
     mayCarry: boolean,
   ): Promise<NodeRunResult> {
+    const loaded = await this.load(job, handlers, service, span, carried, delivery);
+    if (!loaded) return { outcome: 'stale', carry: null };
+    const executed = await this.execute(loaded, service, carried, delivery);
+    if (!executed) return { outcome: 'stale', carry: null };
+    return this.advance(job, handlers, service, span, loaded, executed, mayCarry);
+  }
+
+  /**
+   * Load: the checkpoint this job resumes (a carried envelope is the one this job's previous run
+   * has just written), or null when the turn moved on, after re-dispatching an orphaned successor
+   * and deleting a temp pipeline nobody owns.
+   */
+  private async load(
+    job: Job<NodeJobData>,
+    handlers: NodeHandlers,
+    service: string,
+    span: Span,
+    carried: Envelope | null,
+    delivery: Delivery,
+  ): Promise<LoadedRun | null> {
     const envelope = carried ?? this.parse(job);
     const deliveryNo = delivery.before + delivery.made + 1;
     span.setAttributes({
@@ -168,18 +207,30 @@ export class NodeRunner {
     const handler = handlers[node];
     if (!handler) throw new UnrecoverableError(`service ${service} has no handler for node ${node}`);
 
-    // A carried envelope is the checkpoint this job's previous run has just written.
     const current = carried ?? (await this.store.get(envelope.session_id));
     if (!current || !resumes(envelope, current)) {
       await this.redispatchIfOrphaned(envelope, current);
       await this.reapUnowned(envelope, this.attemptTmpIds(envelope));
-      return { outcome: 'stale', carry: null };
+      return null;
     }
-
     // The checkpoint is the truth: it may hold what this node checkpointed before a crash.
-    let input = current;
-    input = await this.releaseForeignTmp(input);
+    const input = await this.releaseForeignTmp(current);
+    return { input, node, handler, deliveryNo };
+  }
 
+  /**
+   * Execute: the node's handler on the loaded checkpoint, with its events, mid-node checkpoints
+   * and the supersede watch. Null when the turn was cancelled or moved on meanwhile; a failure
+   * ends the turn when no delivery is left, else is thrown for BullMQ to retry (or, for a run on
+   * in another node's job, handed to the node's own job).
+   */
+  private async execute(
+    loaded: LoadedRun,
+    service: string,
+    carried: Envelope | null,
+    delivery: Delivery,
+  ): Promise<ExecutedRun | null> {
+    const { input, node, handler, deliveryNo } = loaded;
     const log = { session_id: input.session_id, turn_id: input.turn_id, node, attempt: input.validation.attempt };
     const run = { expected: input.version, checkpointing: false };
     const emit = (event: NodeEvent) => this.emit(input, event);
@@ -227,7 +278,7 @@ export class NodeRunner {
           'stopped: the turn was cancelled or moved on',
         );
         await this.reapUnowned(input, this.attemptTmpIds(input));
-        return { outcome: 'stale', carry: null };
+        return null;
       }
       const final = !isRetryable(err) || delivery.made + 1 >= delivery.attempts;
       const message = describeFailure(node, err, this.secrets);
@@ -248,7 +299,23 @@ export class NodeRunner {
     stopWatch();
     const unannounced = await announced;
     if (unannounced) throw unannounced.err;
+    return { produced, expected: run.expected, started, calls, log };
+  }
 
+  /**
+   * Advance: the node's result checkpointed with compare-and-set together with its end event and
+   * trace record, and the next node queued in the same transaction (or run on in this job, or the
+   * turn concluded). A lost compare-and-set drops the result as stale.
+   */
+  private async advance(
+    job: Job<NodeJobData>,
+    handlers: NodeHandlers,
+    service: string,
+    span: Span,
+    { input, node, deliveryNo }: LoadedRun,
+    { produced, expected, started, calls, log }: ExecutedRun,
+    mayCarry: boolean,
+  ): Promise<NodeRunResult> {
     const next = GRAPH[node].next(produced);
     span.setAttribute('nl2p.next', next);
     if (this.config.telemetry.captureContent && produced.draft.sql) span.setAttribute('nl2p.sql', produced.draft.sql);
@@ -264,7 +331,7 @@ export class NodeRunner {
     let dispatchError: Error | undefined;
     if (next === END || carryOn) {
       saved = await this.store.compareAndSet(
-        run.expected,
+        expected,
         candidate,
         next === END ? turnEndEvents(candidate) : undefined,
         extras,
@@ -272,7 +339,7 @@ export class NodeRunner {
     } else {
       ({ saved, dispatchError } = await this.dispatcher.checkpointAndDispatch(
         this.store,
-        run.expected,
+        expected,
         candidate,
         [],
         extras,
