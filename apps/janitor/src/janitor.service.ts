@@ -1,4 +1,4 @@
-import { targetProfile } from '@nl2p/engine';
+import { configuredTargets, targetProfile } from '@nl2p/engine';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -7,11 +7,17 @@ import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { isTmpPipelineId, TargetKind, type Envelope } from '@nl2p/envelope';
 import { ownsTmpPipeline, parseTmpPipelineId, type ReapJobData } from '@nl2p/graph';
-import { REDIS, SESSION_STORE, TurnControl, errorMessage } from '@nl2p/workflow-runtime';
+import {
+  REDIS,
+  SESSION_STORE,
+  TMP_PIPELINES,
+  TurnControl,
+  errorMessage,
+  type TmpPipelineLedger,
+} from '@nl2p/workflow-runtime';
 import { RedisKeys, type SessionStore } from '@nl2p/session-store';
 import { countTmpSwept } from '@nl2p/metrics';
 import { failSpan, tracer } from '@nl2p/telemetry';
-import { TMP_PIPELINES, type TmpPipelines } from './tmp-pipelines';
 
 /** What one sweep did; logged, put on its span, and kept in Redis (`{prefix}:janitor:sweeps`). */
 /** A temp pipeline a sweep deleted, and why. */
@@ -84,7 +90,7 @@ export class JanitorService {
     private readonly keys: RedisKeys,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly turns: TurnControl,
-    @Inject(TMP_PIPELINES) private readonly pipelines: TmpPipelines,
+    @Inject(TMP_PIPELINES) private readonly pipelines: TmpPipelineLedger,
   ) {}
 
   /** One sweep; `null` when another replica's sweep holds the lock. */
@@ -126,7 +132,7 @@ export class JanitorService {
     const session = await this.store.get(data.session_id);
     for (const id of data.tmp_ids) {
       if (!isTmpPipelineId(id) || ownsTmpPipeline(session, id)) continue;
-      await this.pipelines.delete(id);
+      await this.pipelines.delete(target.data, id);
       deleted.push(id);
     }
     if (deleted.length) {
@@ -246,19 +252,26 @@ export class JanitorService {
     return saved !== null;
   }
 
-  /** Every temp pipeline the Manager lists: kept while an in-flight turn owns it and it is young. */
+  /** Every temp pipeline the streaming targets' engines list: kept while an in-flight turn owns it and it is young. */
   private async sweepTmpPipelines(report: SweepReport): Promise<void> {
+    for (const target of configuredTargets(this.config).filter((t) => targetProfile(t).streaming)) {
+      await this.sweepTmpPipelinesOf(target, report);
+    }
+  }
+
+  private async sweepTmpPipelinesOf(target: TargetKind, report: SweepReport): Promise<void> {
     let ids: string[];
     try {
-      ids = (await this.pipelines.list()).filter(isTmpPipelineId);
+      ids = await this.pipelines.list(target);
     } catch (err) {
-      // A deployment without veloFlux has no Manager to list; that is no error worth shouting.
-      const message = `listing the Manager's pipelines: ${errorMessage(err)}`;
-      if (targetProfile(this.config.target).streaming) report.errors.push(message);
+      // A deployment that does not default to this target may have no engine for it to list;
+      // that is no error worth shouting.
+      const message = `listing the ${targetProfile(target).label} pipelines: ${errorMessage(err)}`;
+      if (target === this.config.target) report.errors.push(message);
       else this.logger.debug?.({ msg: 'no temp pipelines swept', reason: message });
       return;
     }
-    report.tmp_seen = ids.length;
+    report.tmp_seen += ids.length;
     const firstSeen = await this.firstSeen(ids);
     const sessions = new Map<string, Envelope | null>();
     const now = Date.now();
@@ -288,7 +301,7 @@ export class JanitorService {
         reason = owned ? 'too_old' : 'unowned';
       }
       try {
-        await this.pipelines.delete(id);
+        await this.pipelines.delete(target, id);
         report.tmp_deleted.push({ id, reason });
         countTmpSwept(reason);
         await this.redis.hdel(this.keys.janitorFirstSeen(), id);

@@ -92,6 +92,8 @@ export interface EngineTarget {
   explain(tmpId: string, sql: string): Promise<string>;
   /** Deletes the temp pipeline; a missing one is fine. Refuses ids without the temp prefix. */
   cleanup(tmpId: string): Promise<void>;
+  /** Streaming targets: every temp pipeline id the engine stores (any deployment's). */
+  listTmpPipelines?(): Promise<string[]>;
   /** The request the person applies by hand (`POST /pipelines`); `null` for SQL targets. */
   buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown> | null;
   /**

@@ -11,7 +11,7 @@ import {
 import { APP_CONFIG, ConfigModule, type AppConfig } from '@nl2p/config';
 import { LocalLlmClient, disposeLocalModels, type LlmClient } from '@nl2p/llm';
 import type { Catalog } from '@nl2p/engine';
-import { InfraModule, TMP_REAPER, type TmpPipelineReaper } from '@nl2p/workflow-runtime';
+import { InfraModule, TMP_PIPELINES, type TmpPipelineLedger } from '@nl2p/workflow-runtime';
 import { CatalogCache } from '@nl2p/session-store';
 import { Engines, createLlmClient } from './clients';
 import { Grounding } from './grounding';
@@ -88,11 +88,13 @@ export class WorkerCoreModule {
         { provide: WORKER_CORE_OPTIONS, useValue: options },
         LocalModelLifecycle,
         {
-          // Lets the runner and the janitor delete temp pipelines a turn left behind.
-          provide: TMP_REAPER,
+          // The temp pipelines on the engines, for the runner, turn control and the janitor.
+          provide: TMP_PIPELINES,
           inject: [Engines],
-          useFactory: (engines: Engines): TmpPipelineReaper => ({
-            reap: (target, tmpId) =>
+          useFactory: (engines: Engines): TmpPipelineLedger => ({
+            list: async (target) =>
+              engines.profile(target).streaming ? ((await engines.for(target).listTmpPipelines?.()) ?? []) : [],
+            delete: (target, tmpId) =>
               engines.profile(target).streaming ? engines.for(target).cleanup(tmpId) : Promise.resolve(),
           }),
         },
@@ -102,7 +104,7 @@ export class WorkerCoreModule {
           useFactory: (engines: Engines, cache: CatalogCache<Catalog>) => new Grounding(engines, cache),
         },
       ],
-      exports: [Engines, LLM_CLIENT, Grounding, TMP_REAPER],
+      exports: [Engines, LLM_CLIENT, Grounding, TMP_PIPELINES],
     };
   }
 }

@@ -110,6 +110,18 @@ describe('VelofluxTarget against the FakeManager', () => {
       ]);
     });
 
+    it('lists the temp pipelines the engine stores, and only those', async () => {
+      const { target: t, client } = target();
+      await t.validate('SELECT device_id FROM sensor_stream', tmp(1), SINK);
+      await t.validate('SELECT device_id FROM sensor_stream', tmp(2), SINK);
+      await client.createPipeline({
+        id: 'a_persons_pipeline',
+        sql: 'SELECT device_id FROM sensor_stream',
+        sinks: [{ type: 'nop' }],
+      });
+      expect((await t.listTmpPipelines()).sort()).toEqual([tmp(1), tmp(2)].sort());
+    });
+
     it('judges the SQL with a nop sink when the engine refuses the sink settings, and says why', async () => {
       const { target: t } = target();
       const id = tmp();

@@ -88,6 +88,11 @@ export class VelofluxTarget implements EngineTarget {
     return this.client.explainPipeline(tmpId);
   }
 
+  /** {@inheritDoc EngineTarget.listTmpPipelines} */
+  async listTmpPipelines(): Promise<string[]> {
+    return (await this.client.listPipelines()).map((p) => p.id).filter(isTmpPipelineId);
+  }
+
   /** {@inheritDoc EngineTarget.cleanup} */
   async cleanup(tmpId: string): Promise<void> {
     assertTmpId(tmpId);

@@ -10,7 +10,7 @@ import { countTurnEnd } from '@nl2p/metrics';
 import { JobAddress, WorkflowDispatcher, type NodeJobData } from './dispatcher';
 import { startNodeRunMeasure } from './node-metrics';
 import { SupersededError, describeFailure, errorMessage, isRetryable, redact } from './failures';
-import { SESSION_STORE, TMP_REAPER, type TmpPipelineReaper } from './tokens';
+import { SESSION_STORE, TMP_PIPELINES, type TmpPipelineLedger } from './tokens';
 import { TurnControl, turnEndEvents, type TurnPosition } from './turn-control';
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
@@ -110,7 +110,7 @@ export class NodeRunner {
     private readonly dispatcher: WorkflowDispatcher,
     private readonly turns: TurnControl,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional() @Inject(TMP_REAPER) private readonly reaper?: TmpPipelineReaper,
+    @Optional() @Inject(TMP_PIPELINES) private readonly tmpPipelines?: TmpPipelineLedger,
   ) {
     this.secrets = [config.llm.apiKey];
   }
@@ -453,12 +453,12 @@ export class NodeRunner {
 
   /** Deletes those of `ids` no in-flight turn owns (read fresh), best effort. */
   private async reapUnowned(e: Pick<Envelope, 'session_id' | 'target'>, ids: string[]): Promise<void> {
-    if (!this.reaper || !ids.length) return;
+    if (!this.tmpPipelines || !ids.length) return;
     const current = await this.store.get(e.session_id);
     for (const id of new Set(ids)) {
       if (ownsTmpPipeline(current, id)) continue;
       try {
-        await this.reaper.reap(e.target, id);
+        await this.tmpPipelines.delete(e.target, id);
       } catch (err) {
         this.logger.warn({
           msg: 'could not delete an unowned temp pipeline; the janitor will',
@@ -477,9 +477,9 @@ export class NodeRunner {
   private async releaseForeignTmp(input: Envelope): Promise<Envelope> {
     const recorded = input.validation.tmp_pipeline_id;
     if (!recorded || this.attemptTmpIds(input).includes(recorded)) return input;
-    if (this.reaper) {
+    if (this.tmpPipelines) {
       try {
-        await this.reaper.reap(input.target, recorded);
+        await this.tmpPipelines.delete(input.target, recorded);
       } catch (err) {
         this.logger.warn({
           msg: 'leftover temp pipeline not deleted; the janitor will',

@@ -5,7 +5,7 @@ import { countTurnEnd } from '@nl2p/metrics';
 import type { SessionStore } from '@nl2p/session-store';
 import { WorkflowDispatcher } from './dispatcher';
 import { errorMessage } from './failures';
-import { SESSION_STORE, TMP_REAPER, type TmpPipelineReaper } from './tokens';
+import { SESSION_STORE, TMP_PIPELINES, type TmpPipelineLedger } from './tokens';
 
 /**
  * Which checkpoint the caller means to end: exactly this version (nobody moved the turn since the
@@ -27,7 +27,7 @@ export class TurnControl {
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly dispatcher: WorkflowDispatcher,
-    @Optional() @Inject(TMP_REAPER) private readonly reaper?: TmpPipelineReaper,
+    @Optional() @Inject(TMP_PIPELINES) private readonly tmpPipelines?: TmpPipelineLedger,
   ) {}
 
   /** Ends the turn as `failed` with a clear error event; false when it was not running there. */
@@ -71,18 +71,18 @@ export class TurnControl {
   }
 
   /**
-   * Deletes the temp pipelines an ended turn may have left. With a reaper here it deletes them now
+   * Deletes the temp pipelines an ended turn may have left. With the ledger here it deletes them now
    * and clears the record; what it cannot delete (engine down) goes to the janitor.
    */
   async releaseTmpPipelines(ended: Envelope, reason: string): Promise<void> {
     const ids = tmpPipelinesOf(ended);
     if (!ids.length) return;
     let left = ids;
-    if (this.reaper) {
+    if (this.tmpPipelines) {
       left = [];
       for (const id of ids) {
         try {
-          await this.reaper.reap(ended.target, id);
+          await this.tmpPipelines.delete(ended.target, id);
         } catch (err) {
           this.logger.warn({
             msg: 'temp pipeline not deleted; left to the janitor',
