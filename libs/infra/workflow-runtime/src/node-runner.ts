@@ -10,6 +10,7 @@ import { countTurnEnd } from '@nl2p/metrics';
 import { JobAddress, WorkflowDispatcher, type NodeJobData } from './dispatcher';
 import { startNodeRunMeasure } from './node-metrics';
 import { SupersededError, describeFailure, errorMessage, isRetryable, redact } from './failures';
+import { deleteTmpPipeline } from './tmp-pipelines';
 import { SESSION_STORE, TMP_PIPELINES, type TmpPipelineLedger } from './tokens';
 import { TurnControl, turnEndEvents, type TurnPosition } from './turn-control';
 
@@ -457,16 +458,13 @@ export class NodeRunner {
     const current = await this.store.get(e.session_id);
     for (const id of new Set(ids)) {
       if (ownsTmpPipeline(current, id)) continue;
-      try {
-        await this.tmpPipelines.delete(e.target, id);
-      } catch (err) {
-        this.logger.warn({
-          msg: 'could not delete an unowned temp pipeline; the janitor will',
-          session_id: e.session_id,
-          tmp_id: id,
-          error: errorMessage(err),
-        });
-      }
+      await deleteTmpPipeline(
+        this.tmpPipelines,
+        this.logger,
+        e,
+        id,
+        'could not delete an unowned temp pipeline; the janitor will',
+      );
     }
   }
 
@@ -478,16 +476,13 @@ export class NodeRunner {
     const recorded = input.validation.tmp_pipeline_id;
     if (!recorded || this.attemptTmpIds(input).includes(recorded)) return input;
     if (this.tmpPipelines) {
-      try {
-        await this.tmpPipelines.delete(input.target, recorded);
-      } catch (err) {
-        this.logger.warn({
-          msg: 'leftover temp pipeline not deleted; the janitor will',
-          session_id: input.session_id,
-          tmp_id: recorded,
-          error: errorMessage(err),
-        });
-      }
+      await deleteTmpPipeline(
+        this.tmpPipelines,
+        this.logger,
+        input,
+        recorded,
+        'leftover temp pipeline not deleted; the janitor will',
+      );
     }
     return { ...input, validation: { ...input.validation, tmp_pipeline_id: null } };
   }

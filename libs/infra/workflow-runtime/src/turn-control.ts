@@ -4,7 +4,7 @@ import { remember, tmpPipelinesOf } from '@nl2p/graph';
 import { countTurnEnd } from '@nl2p/metrics';
 import type { SessionStore } from '@nl2p/session-store';
 import { WorkflowDispatcher } from './dispatcher';
-import { errorMessage } from './failures';
+import { deleteTmpPipeline } from './tmp-pipelines';
 import { SESSION_STORE, TMP_PIPELINES, type TmpPipelineLedger } from './tokens';
 
 /**
@@ -81,17 +81,14 @@ export class TurnControl {
     if (this.tmpPipelines) {
       left = [];
       for (const id of ids) {
-        try {
-          await this.tmpPipelines.delete(ended.target, id);
-        } catch (err) {
-          this.logger.warn({
-            msg: 'temp pipeline not deleted; left to the janitor',
-            session_id: ended.session_id,
-            tmp_id: id,
-            error: errorMessage(err),
-          });
-          left.push(id);
-        }
+        const deleted = await deleteTmpPipeline(
+          this.tmpPipelines,
+          this.logger,
+          ended,
+          id,
+          'temp pipeline not deleted; left to the janitor',
+        );
+        if (!deleted) left.push(id);
       }
       if (!left.length && ended.validation.tmp_pipeline_id) {
         // Best effort: a newer checkpoint (a new turn) already supersedes this record.
