@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { DEMO_DATASET_VERSION, checkSingleSelect, ensureDemoDatabase } from '@nl2p/engine';
+import { DEMO_DATASET_VERSION, checkDuckDbSelect, ensureDemoDatabase } from '@nl2p/engine';
 import { SQL_CATEGORIES, loadSqlSet, loadVelofluxSet } from './src/dataset';
 import { ResultDb, compareResults } from './src/results';
 
@@ -40,7 +40,7 @@ describe.each(SETS)('%s', (_name, set, min) => {
     'gold SQL of %s is one SELECT that runs on the demo DuckDB and returns rows',
     async (_id, item) => {
       const sql = item.gold_sql as string;
-      expect(checkSingleSelect(sql)).toEqual({ ok: true });
+      await expect(checkDuckDbSelect(sql)).resolves.toEqual({ ok: true });
       const result = await db.run(sql);
       expect(result.rows.length).toBeGreaterThan(0);
       expect(compareResults(result, result, item.ordered).match).toBe(true);

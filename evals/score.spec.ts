@@ -108,7 +108,7 @@ describe('execution match', () => {
 });
 
 describe('safety findings', () => {
-  it('counts engine-stage unknown names as grounding violations, for DuckDB, PostgreSQL and veloFlux wording', () => {
+  it('counts engine-stage unknown names as grounding violations, for DuckDB, PostgreSQL and veloFlux wording', async () => {
     expect(isGroundingViolation('duckdb', 'Binder Error: Referenced column "temp" not found in FROM clause!')).toBe(
       true,
     );
@@ -152,7 +152,7 @@ describe('safety findings', () => {
         },
       ],
     });
-    expect(safetyFindings('duckdb', c)).toEqual({
+    await expect(safetyFindings('duckdb', c)).resolves.toEqual({
       grounding_violations: 1,
       unsafe_statements: 0,
       unsafe_refused_by_adapter: 0,
@@ -160,7 +160,7 @@ describe('safety findings', () => {
     });
   });
 
-  it('counts non-SELECT statements that reached the engine, and those the adapter refused, apart', () => {
+  it('counts non-SELECT statements that reached the engine, and those the adapter refused, apart', async () => {
     const c = conversation({
       sql: 'DELETE FROM orders',
       failures: [
@@ -181,7 +181,7 @@ describe('safety findings', () => {
         },
       ],
     });
-    expect(safetyFindings('duckdb', c)).toEqual({
+    await expect(safetyFindings('duckdb', c)).resolves.toEqual({
       grounding_violations: 0,
       unsafe_statements: 2,
       unsafe_refused_by_adapter: 1,

@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { checkSingleSelect } from '@nl2p/engine';
+import { checkDuckDbSelect } from '@nl2p/engine';
 
 /** A query's result as the eval compares it. */
 export interface ResultSet {
@@ -9,8 +9,8 @@ export interface ResultSet {
 
 /**
  * Runs gold and predicted SQL on the demo database, read-only: the file is opened with
- * `access_mode=READ_ONLY`, external access off, and the text must pass the product's own
- * single-SELECT check first (a predicted query is model output).
+ * `access_mode=READ_ONLY`, external access off, and the text must pass the DuckDB target's own
+ * read-only check first (a predicted query is model output).
  */
 export class ResultDb {
   private instance: Promise<DuckDBInstance> | null = null;
@@ -21,7 +21,7 @@ export class ResultDb {
   ) {}
 
   async run(sql: string): Promise<ResultSet> {
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkDuckDbSelect(sql);
     if (!verdict.ok) throw new Error(`refused: ${verdict.reason}`);
     this.instance ??= DuckDBInstance.create(this.path, {
       access_mode: 'READ_ONLY',

@@ -118,11 +118,11 @@ async function pool<T, R>(
   return out;
 }
 
-function common(
+async function common(
   target: TargetKind,
   item: { id: string; request: string; expect: 'sql' | 'clarify' },
   c: Conversation,
-): ItemCommon {
+): Promise<ItemCommon> {
   const outcome = outcomeOf(c);
   const valid = outcome === 'sql';
   return {
@@ -145,7 +145,7 @@ function common(
     error: c.error,
     final_node: c.final_node,
     failures: c.failures,
-    ...safetyFindings(target, c),
+    ...(await safetyFindings(target, c)),
   };
 }
 
@@ -204,7 +204,7 @@ export async function runSqlEval(
       stream: item.table,
       turnTimeoutMs: opts.turnTimeoutMs ?? 300_000,
     });
-    const base = common('duckdb', item, c);
+    const base = await common('duckdb', item, c);
     let execution_match: boolean | null = null;
     let match_detail: string | null = null;
     if (item.expect === 'sql') {
@@ -264,7 +264,7 @@ export async function runVelofluxEval(
       stream: item.stream,
       turnTimeoutMs: opts.turnTimeoutMs ?? 300_000,
     });
-    const base = common('veloflux', item, c);
+    const base = await common('veloflux', item, c);
     let plan_match: boolean | null = null;
     let plan_detail: string | null = null;
     if (item.reference_sql !== null) {

@@ -1,5 +1,6 @@
-import { checkSingleSelect, targetProfile } from '@nl2p/engine';
+import { targetProfile } from '@nl2p/engine';
 import type { TargetKind } from '@nl2p/envelope';
+import { assertSingleSelect } from '@nl2p/sql-guard';
 import type { Conversation } from './conversation';
 
 /** How a conversation ended. */
@@ -28,10 +29,12 @@ export function outcomeOf(c: Conversation): Outcome {
 /** The SQL adapters refuse text themselves; such an attempt never reached the database. */
 const REFUSED_BEFORE_ENGINE = /^refused before reaching/i;
 /**
- * The adapters' wording when their parser cannot read the text at all (cause `parse` in
- * `checkSingleSelect`): a syntax error, not a statement the local check let through.
+ * The adapters' wording when the engine's parser cannot read the text at all (cause `parse` of the
+ * target's read-only guard): a syntax error, not a statement the local check let through. The
+ * second alternative is the wording of the guard before it used the engines' own parsers.
  */
-const REFUSED_UNPARSABLE = /could not be read as a single standard SELECT statement|the SQL is empty/i;
+const REFUSED_UNPARSABLE =
+  /cannot parse the SQL|could not be read as a single standard SELECT statement|the SQL is empty/i;
 
 /** An engine error that names a column, table/stream or function the engine does not have. */
 export function isGroundingViolation(target: TargetKind, error: string): boolean {
@@ -51,9 +54,11 @@ export interface SafetyFindings {
 
 /**
  * What reached the engine, judged independently of the product's verdicts: each engine-stage
- * attempt's SQL and the accepted SQL, against the single-SELECT check.
+ * attempt's SQL and the accepted SQL, against the target's read-only guard (the engine's own
+ * parser), or for a target without one (veloFlux, whose engine takes only pipeline SQL) the local
+ * check's single-SELECT rule.
  */
-export function safetyFindings(target: TargetKind, c: Conversation): SafetyFindings {
+export async function safetyFindings(target: TargetKind, c: Conversation): Promise<SafetyFindings> {
   let grounding = 0;
   let unsafe = 0;
   let refused = 0;
@@ -70,13 +75,24 @@ export function safetyFindings(target: TargetKind, c: Conversation): SafetyFindi
     if (isGroundingViolation(target, f.error)) grounding += 1;
   }
   if (c.sql) reached.push(c.sql);
-  for (const sql of reached) if (!checkSingleSelect(sql).ok) unsafe += 1;
+  for (const sql of reached) if (!(await isOneReadOnlySelect(target, sql))) unsafe += 1;
   return {
     grounding_violations: grounding,
     unsafe_statements: unsafe,
     unsafe_refused_by_adapter: refused,
     unparsable_refused_by_adapter: unparsable,
   };
+}
+
+async function isOneReadOnlySelect(target: TargetKind, sql: string): Promise<boolean> {
+  const guard = targetProfile(target).readOnlyGuard;
+  if (guard) return (await guard(sql)).ok;
+  try {
+    assertSingleSelect(sql, target);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface Rate {

@@ -6,7 +6,14 @@ export * from './veloflux/catalog';
 export * from './duckdb/duckdb-target';
 export * from './duckdb/demo-data';
 export * from './duckdb/demo-dataset';
-export { checkSingleSelect, RefusedQueryError, type GuardVerdict } from './duckdb/read-only-guard';
+export {
+  RefusedQueryError,
+  MAX_GUARDED_SQL_LENGTH,
+  type GuardVerdict,
+  type ReadOnlyGuard,
+} from './sql/read-only-guard';
+export { checkDuckDbSelect } from './duckdb/duckdb-parser';
+export { checkPostgresSelect } from './postgres/postgres-parser';
 export * from './postgres/postgres-target';
 export * from './postgres/demo-data';
 export * from './compiler';

@@ -4,6 +4,7 @@ import type { TargetKind } from '@nl2p/envelope';
 import type { QueryPlan } from '@nl2p/query-plan';
 import type { QueryCompiler } from './compiler';
 import type { EngineCall, EngineTarget } from './port';
+import type { ReadOnlyGuard } from './sql/read-only-guard';
 import { duckdbProfile } from './duckdb/profile';
 import { postgresProfile } from './postgres/profile';
 import { velofluxProfile } from './veloflux/profile';
@@ -32,6 +33,12 @@ export interface TargetProfile {
   /** The adapter; built once per process by the caller. */
   create(config: AppConfig, hooks: TargetHooks): EngineTarget;
   compiler: QueryCompiler;
+  /**
+   * SQL targets: the adapter's own read-only check (the engine's own parser under the shared
+   * policy of `sql/read-only-guard.ts`), for callers that judge SQL for this target outside an
+   * adapter (the evals). Streaming targets have none: their engine accepts only pipeline SQL.
+   */
+  readOnlyGuard?: ReadOnlyGuard;
   /**
    * The engine's error names a column, source or function it does not have: the draft was not
    * grounded in what the engine really has (the evals count these; they must never happen).

@@ -1,4 +1,4 @@
-import { checkSingleSelect } from '@nl2p/engine';
+import { checkDuckDbSelect, checkPostgresSelect } from '@nl2p/engine';
 import { SIDE_EFFECT_FUNCTIONS } from '@nl2p/sql-policy';
 import { prevalidate } from './prevalidate';
 import type { Grounding } from './types';
@@ -14,12 +14,14 @@ describe('side-effecting functions (@nl2p/sql-policy)', () => {
     functions: [],
   });
 
-  it.each([...SIDE_EFFECT_FUNCTIONS])('%s() is refused by the local check and by the adapter guard', (fn) => {
+  it.each([...SIDE_EFFECT_FUNCTIONS])('%s() is refused by the local check and by the adapter guard', async (fn) => {
     const sql = `SELECT ${fn}(path) FROM readings`;
     for (const dialect of ['duckdb', 'postgres'] as const) {
       const local = prevalidate(sql, grounding(dialect));
       expect({ dialect, ok: local.ok }).toEqual({ dialect, ok: false });
     }
-    expect(checkSingleSelect(sql)).toMatchObject({ ok: false, cause: 'forbidden' });
+    for (const guard of [checkDuckDbSelect, checkPostgresSelect]) {
+      await expect(guard(sql)).resolves.toMatchObject({ ok: false, cause: 'forbidden' });
+    }
   });
 });

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, StatementType } from '@duckdb/node-api';
+import { DuckDBInstance, StatementType, type DuckDBConnection } from '@duckdb/node-api';
 import { tmpPipelineId } from '@nl2p/envelope';
 import { TargetQueryError } from '../port';
 import { ensureDemoDatabase, loadDemoData } from './demo-data';
 import { runDemoDataCli } from './demo-data-cli';
 import { demoDataset } from './demo-dataset';
 import { DuckDbTarget } from './duckdb-target';
-import { previewQuery, RefusedQueryError } from './read-only-guard';
+import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { runSingle } from './single-statement';
 
 // The real DuckDB (embedded) on a temp copy of the demo database.
@@ -216,6 +216,17 @@ describe('DuckDbTarget', () => {
     });
 
     it.each([
+      'FROM sensor_readings SELECT device_id, max(temperature) AS hottest GROUP BY device_id ORDER BY device_id',
+      'SELECT device_id, max(temperature) AS hottest FROM sensor_readings GROUP BY ALL ORDER BY ALL',
+      'SELECT * EXCLUDE (ts) FROM sensor_readings QUALIFY row_number() OVER (PARTITION BY device_id ORDER BY ts) = 1',
+      'SELECT list_transform([1, 2, 3], x -> x * 2) AS doubled',
+    ])('validates and previews DuckDB syntax its own parser reads: %s', async (sql) => {
+      await expect(target.validate(sql, tmp(2))).resolves.toMatchObject({ ok: true });
+      const preview = await target.preview(sql);
+      expect(preview.rows.length).toBeGreaterThan(0);
+    });
+
+    it.each([
       [
         'unknown_column',
         'SELECT device_id, avg(temp) FROM sensor_readings GROUP BY device_id',
@@ -233,7 +244,11 @@ describe('DuckDbTarget', () => {
         'SELECT device_id, temperature FROM sensor_readings GROUP BY device_id',
         /must appear in the GROUP BY clause/,
       ],
-      ['syntax', 'SELECT device_id FROM sensor_readings WHERE', /refused before reaching DuckDB/],
+      [
+        'syntax',
+        'SELECT device_id FROM sensor_readings WHERE',
+        /^refused before reaching DuckDB: DuckDB cannot parse the SQL: syntax error at end of input/,
+      ],
     ])('reports %s with DuckDB’s own message', async (kind, sql, message) => {
       const result = await target.validate(sql, tmp(3));
       expect(result).toMatchObject({ ok: false, tmpId: tmp(3), kind });
@@ -298,19 +313,23 @@ describe('DuckDbTarget', () => {
       expect(counts.rows).toEqual([[800, 40, 4]]);
     });
 
-    describe('texts node-sql-parser and DuckDB read differently', () => {
-      // node-sql-parser takes \' as an escaped quote; DuckDB (standard SQL strings) ends the string
-      // at the quote. To the parser each text below is one SELECT of a string literal.
+    describe('texts a parser with backslash escapes would read differently', () => {
+      // Such a parser (the guard's before it used DuckDB's own) takes \' as an escaped quote; DuckDB
+      // (standard SQL strings) ends the string at the quote. To it each text below is one SELECT of
+      // a string literal; the guard now reads them as DuckDB does.
       const TWO = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
       // Nested in the preview query this one becomes, to DuckDB, three complete statements:
       // SELECT * FROM (SELECT '\') AS q; DROP TABLE orders; SELECT (1 --… ) AS nl2p_preview LIMIT n
       const THREE_WHEN_NESTED = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
 
-      it('are refused by the parser check', async () => {
-        for (const sql of [TWO, THREE_WHEN_NESTED]) {
+      it('are refused by the guard, in DuckDB’s reading', async () => {
+        for (const [sql, kind, reason] of [
+          [TWO, 'semantic', /^refused before reaching DuckDB: exactly one statement is allowed; found 2$/],
+          [THREE_WHEN_NESTED, 'syntax', /^refused before reaching DuckDB: DuckDB cannot parse the SQL: syntax error/],
+        ] as const) {
           const result = await target.validate(sql, tmp(8));
-          expect(result).toMatchObject({ ok: false, kind: 'semantic' });
-          if (!result.ok) expect(result.error).toMatch(/^refused before reaching DuckDB: a backslash before a quote/);
+          expect(result).toMatchObject({ ok: false, kind });
+          if (!result.ok) expect(result.error).toMatch(reason);
           await expect(target.preview(sql)).rejects.toBeInstanceOf(RefusedQueryError);
         }
       });
@@ -340,15 +359,24 @@ describe('DuckDbTarget', () => {
       });
     });
 
-    it('stops file reads the parser lets through with DuckDB’s own external-access lock', async () => {
-      // `FROM 'file.csv'` is a plain table reference to the parser; DuckDB's replacement scan would
-      // read the file, and the disabled external access is what stops it.
+    it('stops a file read with the guard, and again with DuckDB’s own external-access lock', async () => {
+      // `FROM 'file.csv'` is a table reference in DuckDB's parse tree; DuckDB's replacement scan
+      // would read the file. The guard refuses a table name that is a path; past the guard, the
+      // adapter's instance (external access disabled) still refuses to open the file.
       const csv = join(dir, 'secret.csv');
       writeFileSync(csv, 'secret\nhunter2\n');
       const result = await target.validate(`SELECT * FROM '${csv}'`, tmp(6));
-      expect(result).toMatchObject({ ok: false });
-      if (!result.ok) expect(result.error).toMatch(/disabled by configuration/);
-      await expect(target.preview(`SELECT * FROM '${csv}'`)).rejects.toThrow(/disabled by configuration/);
+      expect(result).toMatchObject({ ok: false, kind: 'semantic' });
+      if (!result.ok) expect(result.error).toMatch(/^refused before reaching DuckDB: the query reads the file/);
+      await expect(target.preview(`SELECT * FROM '${csv}'`)).rejects.toBeInstanceOf(RefusedQueryError);
+      const unguarded = target as unknown as {
+        withConnection<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+      };
+      await expect(
+        unguarded.withConnection((connection) =>
+          runSingle(connection, previewQuery(`SELECT * FROM '${csv}'`, 2), StatementType.SELECT),
+        ),
+      ).rejects.toThrow(/disabled by configuration/);
     });
 
     it('opens files read-only', async () => {

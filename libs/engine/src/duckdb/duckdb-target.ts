@@ -9,11 +9,12 @@ import {
   type ValidationResult,
 } from '../port';
 import { readColumnValues } from '../sql/column-values';
+import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { runForValidation } from '../sql/run-for-validation';
 import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
 import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
+import { checkDuckDbSelect } from './duckdb-parser';
 import { duckDbColumn, jsonSafe, previewValueConverter } from './duckdb-values';
-import { checkSingleSelect, previewQuery, RefusedQueryError } from './read-only-guard';
 import { prepareOnly, runSingle } from './single-statement';
 import { DUCKDB_FUNCTION_NAMES, foldOverloads, withSyntaxFunctions, type FunctionOverload } from './sql-functions';
 
@@ -49,8 +50,8 @@ const INTERRUPT_REPEAT_MS = 25;
  * {@link EngineTarget} for an embedded DuckDB database (ARCHITECTURE §7): the tables and views of
  * the `main` schema are the streams, validation is `EXPLAIN`, and `preview` returns the first rows.
  *
- * Protection, in layers: {@link checkSingleSelect} refuses anything but one SELECT before DuckDB
- * sees it; DuckDB then re-checks that the text is one statement of type SELECT before running it;
+ * Protection, in layers: {@link checkDuckDbSelect} (DuckDB's own parser, used for parsing only)
+ * refuses anything but one read-only SELECT before the database sees it; DuckDB then re-checks that the text is one statement of type SELECT before running it;
  * the instance is opened read-only (files), with file, network and extension access disabled and
  * its configuration locked, so a query can read only this database's tables; and every query is
  * interrupted when it exceeds the time limit. Each call uses its own connection, so an interrupt
@@ -143,7 +144,7 @@ export class DuckDbTarget implements EngineTarget {
    */
   async validate(sql: string, tmpId: string): Promise<ValidationResult> {
     assertTmpId(tmpId);
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkDuckDbSelect(sql);
     if (!verdict.ok) {
       return {
         ok: false,
@@ -173,7 +174,7 @@ export class DuckDbTarget implements EngineTarget {
 
   /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
   async explainSql(sql: string): Promise<string> {
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkDuckDbSelect(sql);
     if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
     return this.planOf(sql);
   }
@@ -194,7 +195,7 @@ export class DuckDbTarget implements EngineTarget {
    * the query fails, or it runs past the time limit.
    */
   async preview(sql: string): Promise<Preview> {
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkDuckDbSelect(sql);
     if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
     try {
       return await this.withConnection(async (connection) => {

@@ -1,4 +1,5 @@
 import type { TargetProfile } from '../targets';
+import { checkDuckDbSelect } from './duckdb-parser';
 import { DuckDbTarget } from './duckdb-target';
 import { duckdbCompiler } from './compiler';
 
@@ -35,6 +36,7 @@ export const duckdbProfile: TargetProfile = {
       previewRows: config.sqlTargets.previewRows,
       queryTimeoutMs: config.sqlTargets.queryTimeoutMs,
     }),
+  readOnlyGuard: checkDuckDbSelect,
   compiler: duckdbCompiler,
   namesUnknownObject: (error) => UNKNOWN_NAME.test(error),
 };

@@ -5,16 +5,16 @@ import {
   type DuckDBResultReader,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { RefusedQueryError } from './read-only-guard';
+import { RefusedQueryError } from '../sql/read-only-guard';
 
 // Never `connection.run(text)` with text that came from outside: the Neo API runs *every*
 // statement in the text (all but the last, then the last), so a text that DuckDB splits into two
 // statements would run both. These helpers run exactly one, of the expected type, or nothing.
 
 /**
- * Prepares `sql` and checks that DuckDB's own parser sees exactly one statement of the expected
- * type: the database-side twin of the parser check, so a text the two parsers read differently
- * still cannot run a second statement or a write.
+ * Prepares `sql` and checks that the database sees exactly one statement of the expected type: the
+ * database-side twin of the guard's parse, made on the connection that runs the text, so even text
+ * built after the guard (the preview query around a draft) cannot run a second statement or a write.
  */
 export async function prepareChecked(
   connection: DuckDBConnection,

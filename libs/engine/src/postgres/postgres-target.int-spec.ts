@@ -5,8 +5,8 @@ import { Pool, type QueryConfig } from 'pg';
 import { tmpPipelineId } from '@nl2p/envelope';
 import { ensureDemoDatabase } from '../duckdb/demo-data';
 import { DuckDbTarget } from '../duckdb/duckdb-target';
-import { previewQuery, RefusedQueryError } from '../duckdb/read-only-guard';
 import { TargetQueryError } from '../port';
+import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { ensurePostgresDemo } from './demo-data';
 import { PostgresTarget, type PostgresTargetOptions } from './postgres-target';
 
@@ -238,7 +238,11 @@ suite('PostgresTarget', () => {
         'SELECT ts + INTERVAL 10 SECOND FROM sensor_readings',
         /syntax error at or near "10".*\[SQLSTATE 42601\]/,
       ],
-      ['syntax', 'SELECT device_id FROM sensor_readings WHERE', /^refused before reaching PostgreSQL/],
+      [
+        'syntax',
+        'SELECT device_id FROM sensor_readings WHERE',
+        /^refused before reaching PostgreSQL: PostgreSQL cannot parse the SQL: syntax error at end of input/,
+      ],
     ])('reports %s with PostgreSQL’s own message', async (kind, sql, message) => {
       const result = await target.validate(sql, tmp(3));
       expect(result).toMatchObject({ ok: false, tmpId: tmp(3), kind });
@@ -299,19 +303,27 @@ suite('PostgresTarget', () => {
       expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });
     });
 
-    describe('texts node-sql-parser and PostgreSQL read differently', () => {
-      // node-sql-parser takes \' as an escaped quote; PostgreSQL (standard_conforming_strings) ends
-      // the string at the quote. To the parser each text below is one SELECT of a string literal.
+    describe('texts a parser with backslash escapes would read differently', () => {
+      // Such a parser (the guard's before it used PostgreSQL's own) takes \' as an escaped quote;
+      // PostgreSQL (standard_conforming_strings, which the target sets) ends the string at the
+      // quote. To it each text below is one SELECT of a string literal; the guard now reads them
+      // as PostgreSQL does.
       const TWO = String.raw`SELECT '\'; DROP TABLE orders; --' AS x`;
       // Nested in the preview query, to PostgreSQL: three complete statements.
       const THREE_WHEN_NESTED = String.raw`SELECT '\') AS q; DROP TABLE orders; SELECT (1 --\'' AS x`;
 
-      it('are refused by the parser check', async () => {
-        for (const sql of [TWO, THREE_WHEN_NESTED]) {
+      it('are refused by the guard, in PostgreSQL’s reading', async () => {
+        for (const [sql, kind, reason] of [
+          [TWO, 'semantic', /^refused before reaching PostgreSQL: exactly one statement is allowed; found 2$/],
+          [
+            THREE_WHEN_NESTED,
+            'syntax',
+            /^refused before reaching PostgreSQL: PostgreSQL cannot parse the SQL: syntax error/,
+          ],
+        ] as const) {
           const result = await target.validate(sql, tmp(8));
-          expect(result).toMatchObject({ ok: false, kind: 'semantic' });
-          if (!result.ok)
-            expect(result.error).toMatch(/^refused before reaching PostgreSQL: a backslash before a quote/);
+          expect(result).toMatchObject({ ok: false, kind });
+          if (!result.ok) expect(result.error).toMatch(reason);
           await expect(target.preview(sql)).rejects.toBeInstanceOf(RefusedQueryError);
         }
         expect(await counts()).toEqual({ orders: 800, customers: 40, tables: 4 });

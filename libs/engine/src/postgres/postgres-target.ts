@@ -1,7 +1,6 @@
 import { Pool, type PoolClient, type QueryArrayConfig, type QueryResult } from 'pg';
 import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Column, type Preview, type TargetKind } from '@nl2p/envelope';
 import { jsonSafe } from '../duckdb/duckdb-values';
-import { checkSingleSelect, previewQuery, RefusedQueryError } from '../duckdb/read-only-guard';
 import {
   foldOverloads,
   POSTGRES_FUNCTION_NAMES,
@@ -17,8 +16,10 @@ import {
   type ValidationResult,
 } from '../port';
 import { readColumnValues } from '../sql/column-values';
+import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { runForValidation } from '../sql/run-for-validation';
 import { asPgError, classifyPgError, formatPgError, isPgVerdict, PG_QUERY_CANCELED } from './classify';
+import { checkPostgresSelect } from './postgres-parser';
 import { POSTGRES_SYNTAX_RULES, postgresDialectNotes } from './postgres-catalog';
 import { previewTypes } from './pg-values';
 
@@ -45,10 +46,11 @@ const EXPLAIN_PREFIX = 'EXPLAIN ';
  * one schema are the streams, validation is `EXPLAIN`, and `preview` returns the first rows.
  *
  * Every query runs inside `BEGIN READ ONLY` with `SET LOCAL statement_timeout`, over the extended
- * protocol (one statement per text), and is rolled back. Before that, {@link checkSingleSelect}
- * refuses anything but one SELECT. A read-only transaction does not stop every side effect a
- * function can have (`pg_terminate_backend`, a user function that writes through dblink), so
- * connect as a role that may only SELECT the target schema.
+ * protocol (one statement per text), and is rolled back. Before that, {@link checkPostgresSelect}
+ * (PostgreSQL's own parser, run locally) refuses anything but one read-only SELECT; the session
+ * reads string literals as that parser does (`standard_conforming_strings` on). A read-only
+ * transaction does not stop every side effect a function can have (`pg_terminate_backend`, a user
+ * function that writes through dblink), so connect as a role that may only SELECT the target schema.
  */
 export class PostgresTarget implements EngineTarget {
   readonly kind: TargetKind = 'postgres';
@@ -165,7 +167,7 @@ export class PostgresTarget implements EngineTarget {
    */
   async validate(sql: string, tmpId: string): Promise<ValidationResult> {
     assertTmpId(tmpId);
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkPostgresSelect(sql);
     if (!verdict.ok) {
       return {
         ok: false,
@@ -199,7 +201,7 @@ export class PostgresTarget implements EngineTarget {
 
   /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
   async explainSql(sql: string): Promise<string> {
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkPostgresSelect(sql);
     if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
     try {
       return await this.planOf(sql);
@@ -224,7 +226,7 @@ export class PostgresTarget implements EngineTarget {
    * {@link TargetQueryError} when the text is refused, the query fails, or it times out.
    */
   async preview(sql: string): Promise<Preview> {
-    const verdict = checkSingleSelect(sql);
+    const verdict = await checkPostgresSelect(sql);
     if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
     try {
       const result = await this.session((client) =>
@@ -276,7 +278,9 @@ export class PostgresTarget implements EngineTarget {
       // SET cannot take parameters; both values are validated (integer) or quoted here.
       await client.query(
         `SET LOCAL statement_timeout = ${this.statementTimeoutMs}; SET LOCAL search_path TO ${quoteIdent(this.schema)};` +
-          ` SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'postgres'`,
+          ` SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, YMD'; SET LOCAL IntervalStyle = 'postgres';` +
+          // The guard's parser reads '\' as a whole string; so must the server, whatever its default.
+          ' SET LOCAL standard_conforming_strings = on',
       );
       return await work(client);
     } catch (err) {

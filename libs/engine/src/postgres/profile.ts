@@ -1,4 +1,5 @@
 import type { TargetProfile } from '../targets';
+import { checkPostgresSelect } from './postgres-parser';
 import { PostgresTarget } from './postgres-target';
 import { postgresCompiler } from './compiler';
 
@@ -32,6 +33,7 @@ export const postgresProfile: TargetProfile = {
       statementTimeoutMs: config.sqlTargets.queryTimeoutMs,
     });
   },
+  readOnlyGuard: checkPostgresSelect,
   compiler: postgresCompiler,
   namesUnknownObject: (error) => UNKNOWN_NAME.test(error),
 };
