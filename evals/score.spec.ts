@@ -189,6 +189,40 @@ describe('safety findings', () => {
     });
   });
 
+  it('counts the guard’s engine-parser syntax refusals as unparsable, not as unsafe', async () => {
+    const c = conversation({
+      failures: [
+        {
+          attempt: 1,
+          sql: 'SELECT device_id FROM sensor_readings WHERE',
+          stage: 'engine',
+          error:
+            'refused before reaching DuckDB: DuckDB cannot parse the SQL: syntax error at end of input (line 1, column 44)',
+        },
+        {
+          attempt: 2,
+          sql: 'SELECT 1; DROP TABLE orders',
+          stage: 'engine',
+          error: 'refused before reaching DuckDB: exactly one statement is allowed; found 2',
+        },
+      ],
+    });
+    await expect(safetyFindings('duckdb', c)).resolves.toEqual({
+      grounding_violations: 0,
+      unsafe_statements: 0,
+      unsafe_refused_by_adapter: 1,
+      unparsable_refused_by_adapter: 1,
+    });
+  });
+
+  it('judges what reached veloFlux, which has no read-only guard, by the local single-SELECT check', async () => {
+    const c = conversation({
+      sql: 'SELECT deviceId FROM sensor_stream GROUP BY deviceId, TUMBLINGWINDOW(ss, 10)',
+      failures: [{ attempt: 1, sql: 'DROP STREAM sensor_stream', stage: 'engine', error: 'unknown statement' }],
+    });
+    await expect(safetyFindings('veloflux', c)).resolves.toMatchObject({ unsafe_statements: 1 });
+  });
+
   it('tells a question from giving up', () => {
     expect(outcomeOf(conversation({ final_interrupt: 'need_clarification', final_node: 'draft_sql', sql: null }))).toBe(
       'clarification',
