@@ -1,8 +1,9 @@
 import type { TargetKind } from '@nl2p/envelope';
 import type { Structure } from './structure';
-import { checkSqlTarget } from './sql-target-rules';
+import { checkSqlTarget } from './sql-target/check';
 import type { Grounding } from './types';
-import { checkVeloflux, type Findings } from './veloflux-rules';
+import type { Findings } from './findings';
+import { checkVeloflux } from './veloflux/check';
 
 /**
  * What the local check knows of each target's SQL, in one place: the rest of the guard reads these

@@ -3,7 +3,7 @@ import { inspectSafety, type SafetyFinding } from './statement-safety';
 import { buildStructure } from './structure';
 import { GUARD_DIALECTS } from './dialects';
 import type { Grounding, PrevalidateResult } from './types';
-import { Findings } from './veloflux-rules';
+import { Findings } from './findings';
 
 /** Turns a statement-level finding into a message that tells the model what to send instead. */
 function safetyMessage(finding: SafetyFinding, grounding: Grounding): string {

@@ -1,16 +1,61 @@
-import type { Column } from '@nl2p/envelope';
-import { HARD_KEYWORDS, NON_FUNCTION_WORDS, SOFT_KEYWORDS, SQL_SYNTAX_FUNCTIONS } from './keywords';
-import { isSymbol, isWord, type Token } from './lexer';
-import { endsOperand, isIdentifier, isStringPrefix, lowerWord, nameOf, type Structure } from './structure';
-import { closeMatches, listNames } from './suggest';
-import type { Grounding } from './types';
-import type { Findings } from './veloflux-rules';
+import { HARD_KEYWORDS, NON_FUNCTION_WORDS } from '../keywords';
+import { isSymbol, isWord, type Token } from '../lexer';
+import { endsOperand, isIdentifier, isStringPrefix, lowerWord, nameOf, type Structure } from '../structure';
+import type { Grounding } from '../types';
+
+/**
+ * The analysis step of the DuckDB/PostgreSQL check, limited to what tokens can tell reliably:
+ * the names the query defines itself (aliases, CTEs, lambda parameters, named windows), the tables
+ * after FROM/JOIN, the functions called, and the names left over that can only be columns.
+ * Unsupported syntax is not judged here: the database's own parser and EXPLAIN do that.
+ */
+export interface SqlTargetQuery {
+  readonly toks: readonly Token[];
+  readonly g: Grounding;
+  readonly dialect: SqlTargetDialect;
+  /** Names the query itself defines, lowercased. */
+  readonly defined: ReadonlySet<string>;
+  /** Table references by the name they are known by in the query (alias or table), lowercased. */
+  readonly sources: ReadonlyMap<string, TableRef>;
+  /** A CTE, subquery or table function supplies columns whose names the query derives. */
+  readonly derivedSources: boolean;
+  /** Every real table named after FROM or JOIN, in order. */
+  readonly tables: readonly TableUse[];
+  /** The first call of each function name, in order. */
+  readonly calls: readonly { index: number; text: string; lower: string }[];
+  /** Every name that can only be a column, in order. */
+  readonly columnRefs: readonly ColumnRef[];
+}
+
+export interface SqlTargetDialect {
+  label: string;
+  fromFirst: boolean;
+}
+
+export interface TableRef {
+  /** Name as written (possibly schema-qualified), or undefined for a subquery or table function. */
+  table?: string;
+  /** The last part of `table`, lowercased, for column lookups. */
+  key?: string;
+}
+
+export interface TableUse {
+  index: number;
+  full: string;
+  key: string;
+  /** Defined by the query itself (a CTE of that name) when it was read. */
+  derived: boolean;
+}
+
+/** A column name, bare or qualified by a table reference (`t.col`). */
+export type ColumnRef =
+  { kind: 'bare'; index: number; token: Token } | { kind: 'qualified'; index: number; token: Token; source?: TableRef };
 
 /**
  * Words that follow a table reference in DuckDB or PostgreSQL without being its alias, and words of
  * special syntax inside functions (`TRIM(BOTH … FROM …)`, `BETWEEN SYMMETRIC`). Never columns.
  */
-const SQL_SOFT_WORDS = new Set([
+export const SQL_SOFT_WORDS: ReadonlySet<string> = new Set([
   'anti',
   'asof',
   'bernoulli',
@@ -37,30 +82,13 @@ const SQL_SOFT_WORDS = new Set([
 /** Words after a table reference that start the next clause or join, so they are not its alias. */
 const NOT_TABLE_ALIAS = new Set([...SQL_SOFT_WORDS, 'window', 'qualify', 'pivot', 'unpivot']);
 
-interface TableRef {
-  /** Name as written (possibly schema-qualified), or undefined for a subquery or table function. */
-  table?: string;
-  /** The last part of `table`, lowercased, for column lookups. */
-  key?: string;
-}
-
-/**
- * Existence checks for DuckDB and PostgreSQL queries, limited to what a lexer can judge reliably:
- * table names after FROM/JOIN, columns that are neither aliases nor names derived inside the query,
- * and function names when a catalog is given. Unsupported syntax is left to the database's EXPLAIN.
- */
-export function checkSqlTarget(
-  s: Structure,
-  g: Grounding,
-  out: Findings,
-  dialect: { label: string; fromFirst: boolean },
-): void {
+export function analyzeSqlTarget(s: Structure, g: Grounding, dialect: SqlTargetDialect): SqlTargetQuery {
   const toks = s.toks;
   const n = toks.length;
   const consumed = new Set<number>();
-  /** Names the query itself defines (aliases, CTEs, lambda parameters, named windows), lowercased. */
   const defined = new Set<string>();
-  const refs = new Map<string, TableRef>();
+  const sources = new Map<string, TableRef>();
+  const tables: TableUse[] = [];
   let derivedSources = false;
 
   const define = (i: number): void => {
@@ -142,9 +170,6 @@ export function checkSqlTarget(
   }
 
   // ---- FROM / JOIN sources ----------------------------------------------------------------------
-  const knownTables = [...new Set([...g.streams, ...(g.stream ? [g.stream] : [])])];
-  const knownLower = new Set(knownTables.map((x) => x.toLowerCase()));
-
   // Whether a SELECT precedes each token within its own bracket group, in one forward pass: a FROM
   // is a table FROM only then (not in `EXTRACT(x FROM y)`, `substring(s FROM 2)`).
   const selectBefore: boolean[] = [];
@@ -171,8 +196,7 @@ export function checkSqlTarget(
     if (isWord(toks[j], 'as')) j++;
     const t = toks[j];
     if (isIdentifier(t) && !NOT_TABLE_ALIAS.has(lowerWord(t))) {
-      const alias = nameOf(t).toLowerCase();
-      refs.set(alias, ref);
+      sources.set(nameOf(t).toLowerCase(), ref);
       define(j);
       j++;
       if (isSymbol(toks[j], '(')) j = defineGroup(j) + 1;
@@ -205,18 +229,8 @@ export function checkSqlTarget(
           k = parseAlias((s.partner[last + 1] ?? last + 1) + 1, {});
         } else {
           const ref: TableRef = { table: full, key };
-          refs.set(key, ref);
-          if (
-            knownTables.length > 0 &&
-            !knownLower.has(full.toLowerCase()) &&
-            !knownLower.has(key) &&
-            !defined.has(key)
-          ) {
-            const close = closeMatches(full, knownTables);
-            out.error(
-              `unknown table '${full}'${close.length ? `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?` : ''}; known tables: ${listNames(knownTables)}`,
-            );
-          }
+          sources.set(key, ref);
+          tables.push({ index: k, full, key, derived: defined.has(key) });
           k = parseAlias(last + 1, ref);
         }
       } else {
@@ -236,9 +250,8 @@ export function checkSqlTarget(
   }
 
   // ---- functions --------------------------------------------------------------------------------
-  const calledFunctions = new Set<string>();
-  const functionNames = new Set<string>();
-  for (const f of g.functions) for (const name of [f.name, ...(f.aliases ?? [])]) functionNames.add(name.toLowerCase());
+  const calls: { index: number; text: string; lower: string }[] = [];
+  const called = new Set<string>();
   for (let i = 0; i < n; i++) {
     const t = toks[i];
     if (t.kind !== 'word' || !isSymbol(toks[i + 1], '(')) continue;
@@ -246,40 +259,13 @@ export function checkSqlTarget(
     const prev = toks[i - 1];
     if (HARD_KEYWORDS.has(lower) || NON_FUNCTION_WORDS.has(lower) || consumed.has(i)) continue;
     if (isSymbol(prev, '.') || isSymbol(prev, '::') || isWord(prev, 'as') || endsOperand(prev)) continue;
-    if (calledFunctions.has(lower)) continue; // reported once per name
-    calledFunctions.add(lower);
-    if (functionNames.size === 0 || SQL_SYNTAX_FUNCTIONS.has(lower) || functionNames.has(lower)) continue;
-    const close = closeMatches(lower, functionNames);
-    out.error(
-      `unknown function '${t.text}'${close.length ? `; did you mean ${close.map((c) => `${c}()`).join(' or ')}?` : `; it is not a ${dialect.label} function in the catalog`}`,
-    );
+    if (called.has(lower)) continue;
+    called.add(lower);
+    calls.push({ index: i, text: t.text, lower });
   }
 
-  // ---- columns ----------------------------------------------------------------------------------
-  const byTable = new Map<string, readonly Column[]>();
-  for (const [table, cols] of Object.entries(g.columnsByTable ?? {})) byTable.set(table.toLowerCase(), cols);
-  if (g.stream && g.columns.length > 0) byTable.set(g.stream.toLowerCase(), g.columns);
-  const union: string[] = [];
-  for (const cols of [g.columns, ...byTable.values()])
-    for (const c of cols) if (!union.includes(c.name)) union.push(c.name);
-  if (union.length === 0) return;
-  const unionLower = new Set(union.map((c) => c.toLowerCase()));
-
-  const reported = new Set<string>();
-  const unknownColumn = (t: Token, candidates: readonly string[], where: string): void => {
-    const name = nameOf(t);
-    if (reported.has(`${t.kind}:${name}${where}`)) return;
-    reported.add(`${t.kind}:${name}${where}`);
-    const close = closeMatches(name, candidates);
-    const quoteHint =
-      t.kind === 'quoted'
-        ? ` ("${name}" is an identifier because double quotes delimit names; write a string literal in single quotes: '${name}')`
-        : '';
-    out.error(
-      `unknown column '${name}'${where}${quoteHint}${close.length ? `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?` : ''}; available columns: ${listNames(candidates)}`,
-    );
-  };
-
+  // ---- names that can only be columns -----------------------------------------------------------
+  const columnRefs: ColumnRef[] = [];
   for (let i = 0; i < n; i++) {
     const t = toks[i];
     if (!isIdentifier(t) || consumed.has(i)) continue;
@@ -288,27 +274,15 @@ export function checkSqlTarget(
     if (isSymbol(next, '(')) continue;
     if (isSymbol(prev, '.') || isSymbol(prev, '->') || isSymbol(prev, '->>') || isSymbol(prev, '::')) continue;
     if (isWord(prev, 'as') || endsOperand(prev) || isStringPrefix(t, next)) continue;
-    const lower = nameOf(t).toLowerCase();
-
     if (isSymbol(next, '.')) {
       const member = toks[i + 2];
       if (!member || !isIdentifier(member) || isSymbol(toks[i + 3], '.') || isSymbol(toks[i + 3], '(')) continue;
       consumed.add(i + 2);
-      const ref = refs.get(lower);
-      // Only a real table's columns are known; a CTE or subquery alias has derived columns.
-      if (!ref?.key) continue;
-      const cols = byTable.get(ref.key);
-      const names = cols ? cols.map((c) => c.name) : union;
-      if (!names.some((c) => c.toLowerCase() === nameOf(member).toLowerCase())) {
-        unknownColumn(member, names, cols ? ` in table '${ref.table}'` : '');
-      }
+      columnRefs.push({ kind: 'qualified', index: i + 2, token: member, source: sources.get(nameOf(t).toLowerCase()) });
       continue;
     }
-
-    if (unionLower.has(lower) || defined.has(lower) || refs.has(lower) || knownLower.has(lower)) continue;
-    if (SOFT_KEYWORDS.has(lower) || SQL_SOFT_WORDS.has(lower)) continue;
-    // A table function or an unaliased aggregate in a CTE/subquery names its column after itself.
-    if (derivedSources && calledFunctions.has(lower)) continue;
-    unknownColumn(t, union, '');
+    columnRefs.push({ kind: 'bare', index: i, token: t });
   }
+
+  return { toks, g, dialect, defined, sources, derivedSources, tables, calls, columnRefs };
 }
