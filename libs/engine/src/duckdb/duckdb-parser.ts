@@ -1,4 +1,4 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { checkReadOnlySelect, type GuardVerdict } from '../sql/read-only-guard';
 import { leadingKeyword, walkTree, type ParseOutcome, type QuerySummary, type SqlParser } from '../sql/query-summary';
 
@@ -8,24 +8,46 @@ import { leadingKeyword, walkTree, type ParseOutcome, type QuerySummary, type Sq
  * statements other than queries) and the input of `extractStatements` (which splits it into
  * statements): it is parsed, never bound or run. The instance is in-memory, holds no data, and
  * has external access off and its configuration locked all the same.
+ *
+ * One connection with the `json_serialize_sql` call prepared once: preparing it per text would
+ * cost twice the parse itself. A connection runs one thing at a time, so parses take turns.
  */
-let parseInstance: Promise<DuckDBInstance> | null = null;
+interface ParseSession {
+  connection: DuckDBConnection;
+  serialize: DuckDBPreparedStatement;
+}
 
-function instance(): Promise<DuckDBInstance> {
-  if (!parseInstance) {
-    const opening = DuckDBInstance.create(':memory:', {
-      enable_external_access: 'false',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      lock_configuration: 'true',
-      threads: '1',
-    });
-    parseInstance = opening;
+let session: Promise<ParseSession> | null = null;
+let turn: Promise<unknown> = Promise.resolve();
+
+function openSession(): Promise<ParseSession> {
+  if (!session) {
+    const opening = (async () => {
+      const instance = await DuckDBInstance.create(':memory:', {
+        enable_external_access: 'false',
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        lock_configuration: 'true',
+        threads: '1',
+      });
+      const connection = await instance.connect();
+      const serialize = await connection.prepare(
+        'SELECT json_serialize_sql($1::VARCHAR, skip_null := true, skip_empty := true) AS tree',
+      );
+      return { connection, serialize };
+    })();
+    session = opening;
     opening.catch(() => {
-      if (parseInstance === opening) parseInstance = null;
+      if (session === opening) session = null;
     });
   }
-  return parseInstance;
+  return session;
+}
+
+function inTurn<T>(work: (session: ParseSession) => Promise<T>): Promise<T> {
+  const run = turn.then(async () => work(await openSession()));
+  turn = run.catch(() => undefined);
+  return run;
 }
 
 /** What `json_serialize_sql` returns: the statements' trees, or DuckDB's error. */
@@ -41,14 +63,10 @@ const NO_LOCATION = 2 ** 63;
 
 export const duckDbParser: SqlParser = {
   engine: 'DuckDB',
-  async parse(sql: string): Promise<ParseOutcome> {
-    const connection = await (await instance()).connect();
-    try {
-      const reader = await connection.runAndReadAll(
-        'SELECT json_serialize_sql($1::VARCHAR, skip_null := true, skip_empty := true) AS tree',
-        [sql],
-      );
-      const tree = reader.getRowObjectsJS()[0]?.tree;
+  parse(sql: string): Promise<ParseOutcome> {
+    return inTurn(async ({ connection, serialize }) => {
+      serialize.bindVarchar(1, sql);
+      const tree = (await serialize.runAndReadAll()).getRowObjectsJS()[0]?.tree;
       if (typeof tree !== 'string') throw new Error('json_serialize_sql returned no tree');
       const serialized = JSON.parse(tree) as Serialized;
       if (serialized.error && serialized.error_type !== NOT_A_QUERY) {
@@ -65,9 +83,7 @@ export const duckDbParser: SqlParser = {
       const statementCount = (await connection.extractStatements(sql)).count;
       if (serialized.error) return { parsed: true, summary: otherStatement(sql, statementCount) };
       return { parsed: true, summary: summarize(serialized.statements, statementCount) };
-    } finally {
-      connection.closeSync();
-    }
+    });
   },
 };
 
