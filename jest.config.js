@@ -16,22 +16,10 @@ const transform = {
   ],
 };
 
-// ESM-only packages (NestJS 12 and the ESM packages it loads) that tests must compile to CommonJS.
-const ESM_PACKAGES = [
-  '@nestjs',
-  'eventsource-parser',
-  'file-type',
-  'strtok3',
-  'token-types',
-  'peek-readable',
-  'uint8array-extras',
-  '@tokenizer',
-  'load-esm',
-];
-
 const common = {
+  // Every module under node_modules goes to the ESM transformer, which compiles only ES modules.
   transform: { ...transform, '^.+/node_modules/.+\\.m?js$': '<rootDir>/tools/jest/esm-to-cjs-transformer.js' },
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
+  transformIgnorePatterns: [],
   moduleNameMapper: pathsToModuleNameMapper(),
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/evals'],
