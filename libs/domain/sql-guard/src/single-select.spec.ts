@@ -42,7 +42,7 @@ describe('assertSingleSelect', () => {
     expect(refusal(sql, 'duckdb')).toBeUndefined();
   });
 
-  it('accepts DuckDB syntax the parser does not know, on the lexer verdict', () => {
+  it('accepts DuckDB-only syntax on the lexer verdict', () => {
     expect(refusal('SELECT * EXCLUDE (a) FROM t QUALIFY row_number() OVER () = 1', 'duckdb')).toBeUndefined();
     expect(refusal('FROM t SELECT a', 'duckdb')).toBeUndefined();
     expect(refusal('SELECT [1, 2, 3] AS l, {"k": 1} FROM t', 'duckdb')).toBeUndefined();
@@ -137,7 +137,7 @@ describe('assertSingleSelect', () => {
     expect(refusal(sql, 'postgres')?.found).toBe(found);
   });
 
-  it('lets the parser veto what the lexer passed (a DML CTE the lexer also sees)', () => {
+  it('refuses a data-modifying CTE by its keyword', () => {
     const error = refusal('WITH x AS (INSERT INTO t VALUES (1) RETURNING *) SELECT * FROM x', 'postgres');
     expect(error?.code).toBe('forbidden-keyword');
   });

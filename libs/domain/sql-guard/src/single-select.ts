@@ -45,14 +45,14 @@ function message(finding: SafetyFinding): string {
 /**
  * The last line of defence, called right before SQL is sent to an engine: throws unless `sql` is
  * provably one read-only SELECT. Deliberately stricter than the engines: statements are counted by
- * the lexer (every `;` outside strings, quoted names and comments separates statements) and, for
- * DuckDB and PostgreSQL, also by node-sql-parser where it can parse the text; the first keyword
- * must be SELECT (veloFlux) or SELECT / WITH / DuckDB's FROM-first; no data-modifying or DDL
- * keyword may appear anywhere outside strings (a column named like one must be quoted); text the
- * lexer cannot read unambiguously (an unterminated string or comment, `$`, control characters) is
- * refused; for SQL targets, file-reading and state-changing functions are refused too.
+ * the lexer (every `;` outside strings, quoted names and comments separates statements); the
+ * first keyword must be SELECT (veloFlux) or SELECT / WITH / DuckDB's FROM-first; no data-modifying
+ * or DDL keyword may appear anywhere outside strings (a column named like one must be quoted); text
+ * the lexer cannot read unambiguously (an unterminated string or comment, `$`, control characters)
+ * is refused; for SQL targets, file-reading and state-changing functions are refused too.
  *
- * This does not replace running SQL-target queries in a read-only transaction with a timeout.
+ * This does not replace the SQL targets' own guard (the engine's parser) nor running their queries
+ * in a read-only transaction with a timeout.
  *
  * @throws {UnsafeSqlError}
  */

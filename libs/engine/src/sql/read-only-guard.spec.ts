@@ -169,6 +169,18 @@ describe('the DuckDB guard (DuckDB’s own parser)', () => {
   });
 });
 
+describe('the DuckDB guard under concurrent use', () => {
+  it('gives each of many simultaneous texts its own verdict (parses take turns on one connection)', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? `SELECT ${i}` : `DROP TABLE t${i}`));
+    const verdicts = await Promise.all(texts.map((sql) => checkDuckDbSelect(sql)));
+    expect(verdicts).toEqual(
+      texts.map((_sql, i) =>
+        i % 2 === 0 ? { ok: true } : { ok: false, cause: 'not_select', reason: 'only SELECT is allowed; found DROP' },
+      ),
+    );
+  });
+});
+
 describe('the PostgreSQL guard (PostgreSQL’s own parser)', () => {
   it.each([
     "SELECT ts AT TIME ZONE 'UTC' FROM sensor_readings",
