@@ -14,6 +14,7 @@ import type { Envelope } from '@nl2p/envelope';
 import type { NodeHandlers, NodeRunContext } from '@nl2p/workflow-runtime';
 import { QUESTION_PREFIX, draftMessages, reviseMessages, routerMessages } from '@nl2p/prompts';
 import { extractSql } from '@nl2p/sql-guard';
+import { CoalescedDeltas } from './coalesced-deltas';
 import type { Grounding } from './grounding';
 import { sqlVocabularyFor } from './vocabulary';
 import {
@@ -35,6 +36,25 @@ import type { TargetProfile } from '@nl2p/engine';
  * strict enumerated one (preprocessing does not show in it).
  */
 export function routerSchema(streams: readonly string[]) {
+  // Built once per list of streams: a zod schema costs far more to build (and to compile on its
+  // first parse) than to use, and every turn of a deployment routes over the same few lists.
+  const key = JSON.stringify(streams);
+  let schema = routerSchemas.get(key);
+  if (!schema) {
+    schema = buildRouterSchema(streams);
+    if (routerSchemas.size >= ROUTER_SCHEMAS_KEPT) routerSchemas.delete(routerSchemas.keys().next().value as string);
+    routerSchemas.set(key, schema);
+  }
+  return schema;
+}
+
+/** Distinct lists of streams whose router schema is kept (the oldest built is dropped first). */
+const ROUTER_SCHEMAS_KEPT = 64;
+const routerSchemas = new Map<string, ReturnType<typeof buildRouterSchema>>();
+
+function buildRouterSchema(given: readonly string[]) {
+  // Its own copy: the schema outlives the envelope whose list it was built from.
+  const streams = Object.freeze([...given]);
   // The default intents are RouterOutput's; the envelope's intent type checks they still agree.
   const strict = routerSchemaFor(streams);
   return strict.extend({
@@ -114,7 +134,7 @@ export function drafterNodes({
         if (next) return next;
       }
       const catalog = await grounding.catalog(e.target, e.digest_hash);
-      const pending: Promise<void>[] = [];
+      const deltas = new CoalescedDeltas((delta) => ctx.emit({ type: 'draft_delta', node: 'draft_sql', delta }));
       const { text } = await llm.text({
         role: 'preview',
         signal: ctx.signal,
@@ -123,9 +143,9 @@ export function drafterNodes({
         grammar: sqlGrammarFor(sqlVocabularyFor(e, catalog, { activeStreamOnly: compactPrompts }), {
           questionPrefix: QUESTION_PREFIX,
         }),
-        onDelta: (delta) => pending.push(ctx.emit({ type: 'draft_delta', node: 'draft_sql', delta })),
+        onDelta: deltas.push,
       });
-      await Promise.all(pending);
+      await deltas.flush();
       const attempt = e.validation.attempt + 1;
       const question = parseQuestion(text);
       if (question) {

@@ -96,3 +96,16 @@ describe('sqlVocabularyFor', () => {
     ).toEqual(['a', 'b', 'l']);
   });
 });
+
+describe('routerSchema, built once per list of streams', () => {
+  it('returns the same schema for the same streams, another for other streams, and keeps its own copy', () => {
+    const streams = ['orders', 'payments'];
+    const schema = routerSchema(streams);
+    expect(routerSchema(['orders', 'payments'])).toBe(schema);
+    expect(routerSchema(['orders'])).not.toBe(schema);
+    streams.push('refunds');
+    // The caller's later change to its array does not reach the kept schema.
+    expect(schema.safeParse({ intent: 'nl2sql', stream: 'refunds', question: null }).data?.stream).toBeNull();
+    expect(schema.safeParse({ intent: 'nl2sql', stream: 'ORDERS', question: null }).data?.stream).toBe('orders');
+  });
+});
