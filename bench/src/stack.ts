@@ -53,7 +53,11 @@ export class BenchStack {
   }
   private readonly instances = new Map<ServiceName, ServiceProcess[]>();
 
-  constructor(readonly redisUrl: string) {
+  constructor(
+    readonly redisUrl: string,
+    /** The build to run (another one for an A/B comparison, see bench/tools/cpu-per-turn.ts). */
+    private readonly dist = BENCH_DIST,
+  ) {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   }
 
@@ -152,7 +156,7 @@ export class BenchStack {
   }
 
   private spawn(name: ServiceName, env: Record<string, string>): ServiceProcess {
-    const proc = new ServiceProcess(name, { ...this.baseEnv, ...env }, BENCH_DIST);
+    const proc = new ServiceProcess(name, { ...this.baseEnv, ...env }, this.dist);
     proc.start();
     return proc;
   }
