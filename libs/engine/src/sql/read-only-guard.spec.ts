@@ -57,6 +57,7 @@ describe.each(GUARDS)('the %s guard', (_engine, guard) => {
     ['SELECT 1; DROP TABLE orders', 'not_select', /exactly one statement is allowed; found 2/],
     ['SELECT 1; SELECT 2', 'not_select', /found 2/],
     ['SELECT 1 /* a comment */; DELETE FROM orders -- hidden', 'not_select', /found 2/],
+    ['SELECT 1 -- a comment ends at the line\n; DROP TABLE orders', 'not_select', /found 2/],
     ['INSERT INTO orders VALUES (1)', 'not_select', /found INSERT/],
     ['UPDATE orders SET quantity = 0', 'not_select', /found UPDATE/],
     ['CREATE TABLE x AS SELECT 1', 'not_select', /found CREATE/],
@@ -213,6 +214,8 @@ describe('the PostgreSQL guard (PostgreSQL’s own parser)', () => {
     ['SELECT a FROM t GROUP BY ALL', 'parse', /syntax error at end of input/],
     ['FROM t SELECT a', 'parse', /syntax error at or near "FROM" \(line 1, column 1\)/],
     ["ATTACH 'x.db' AS x", 'parse', /syntax error at or near "ATTACH"/],
+    ["PRAGMA table_info('orders')", 'parse', /syntax error at or near "PRAGMA"/],
+    ['SHOW TABLES', 'not_select', /found SHOW/],
     ["SELECT pg_ls_dir('.')", 'forbidden', /pg_ls_dir is not allowed/],
     ['SELECT pg_sleep(10)', 'forbidden', /pg_sleep is not allowed/],
   ])('refuses %s', async (sql, cause, reason) => {
