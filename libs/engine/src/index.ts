@@ -5,7 +5,7 @@ export * from './veloflux/classify';
 export * from './veloflux/catalog';
 export * from './duckdb/duckdb-target';
 export * from './duckdb/demo-data';
-export * from './duckdb/demo-dataset';
+export * from './sql/demo-dataset';
 export {
   RefusedQueryError,
   MAX_GUARDED_SQL_LENGTH,

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { demoCreateTableSql, demoDataset, demoInsertSql } from './demo-dataset';
+import { demoCreateTableSql, demoDataset, demoInsertSql } from '../sql/demo-dataset';
 
 /**
  * Creates the demo tables and loads the demo rows on an open read-write connection, in one

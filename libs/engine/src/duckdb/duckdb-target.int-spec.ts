@@ -6,7 +6,7 @@ import { tmpPipelineId } from '@nl2p/envelope';
 import { TargetQueryError } from '../port';
 import { ensureDemoDatabase, loadDemoData } from './demo-data';
 import { runDemoDataCli } from './demo-data-cli';
-import { demoDataset } from './demo-dataset';
+import { demoDataset } from '../sql/demo-dataset';
 import { DuckDbTarget } from './duckdb-target';
 import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { runSingle } from './single-statement';

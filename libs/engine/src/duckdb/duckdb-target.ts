@@ -9,14 +9,16 @@ import {
   type ValidationResult,
 } from '../port';
 import { readColumnValues } from '../sql/column-values';
+import { jsonSafe } from '../sql/json-values';
+import { foldOverloads, withSyntaxFunctions, type FunctionOverload } from '../sql/sql-functions';
 import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { runForValidation } from '../sql/run-for-validation';
 import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
 import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
 import { checkDuckDbSelect } from './duckdb-parser';
-import { duckDbColumn, jsonSafe, previewValueConverter } from './duckdb-values';
+import { duckDbColumn, previewValueConverter } from './duckdb-values';
 import { prepareOnly, runSingle } from './single-statement';
-import { DUCKDB_FUNCTION_NAMES, foldOverloads, withSyntaxFunctions, type FunctionOverload } from './sql-functions';
+import { DUCKDB_FUNCTION_NAMES } from './function-names';
 
 export interface DuckDbTargetOptions {
   /** A database file, or `:memory:`. */

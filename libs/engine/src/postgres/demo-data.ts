@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { demoCreateTableSql, demoDataset, demoInsertSql } from '../duckdb/demo-dataset';
+import { demoCreateTableSql, demoDataset, demoInsertSql } from '../sql/demo-dataset';
 
 /** Serialises concurrent loaders (parallel test files, replicas starting together). */
 const DEMO_LOCK_KEY = 'nl2p-demo-data';

@@ -1,5 +1,5 @@
 import { types, type CustomTypesConfig } from 'pg';
-import { bigintToJson } from '../duckdb/duckdb-values';
+import { bigintToJson } from '../sql/json-values';
 
 /**
  * Result parsers for previews, matching the DuckDB target's conventions so both SQL targets show

@@ -1,12 +1,6 @@
 import { Pool, type PoolClient, type QueryArrayConfig, type QueryResult } from 'pg';
 import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Column, type Preview, type TargetKind } from '@nl2p/envelope';
-import { jsonSafe } from '../duckdb/duckdb-values';
-import {
-  foldOverloads,
-  POSTGRES_FUNCTION_NAMES,
-  withSyntaxFunctions,
-  type FunctionOverload,
-} from '../duckdb/sql-functions';
+import { foldOverloads, withSyntaxFunctions, type FunctionOverload } from '../sql/sql-functions';
 import {
   QueryTimeLimitError,
   TargetQueryError,
@@ -16,9 +10,11 @@ import {
   type ValidationResult,
 } from '../port';
 import { readColumnValues } from '../sql/column-values';
+import { jsonSafe } from '../sql/json-values';
 import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
 import { runForValidation } from '../sql/run-for-validation';
 import { asPgError, classifyPgError, formatPgError, isPgVerdict, PG_QUERY_CANCELED } from './classify';
+import { POSTGRES_FUNCTION_NAMES } from './function-names';
 import { checkPostgresSelect } from './postgres-parser';
 import { POSTGRES_SYNTAX_RULES, postgresDialectNotes } from './postgres-catalog';
 import { previewTypes } from './pg-values';

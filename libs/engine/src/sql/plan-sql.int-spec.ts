@@ -15,7 +15,7 @@ import {
   type ValueExpr,
 } from '@nl2p/query-plan';
 import { ensureDemoDatabase } from '../duckdb/demo-data';
-import { demoDataset, type DemoColumnType, type DemoTable } from '../duckdb/demo-dataset';
+import { demoDataset, type DemoColumnType, type DemoTable } from './demo-dataset';
 import { DuckDbTarget } from '../duckdb/duckdb-target';
 import { ensurePostgresDemo } from '../postgres/demo-data';
 import { PostgresTarget } from '../postgres/postgres-target';

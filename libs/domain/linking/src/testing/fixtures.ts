@@ -2,7 +2,7 @@ import type { LinkSchema } from '../types';
 // The demo generator is a pure module (no imports, no I/O); going through @nl2p/engine would load
 // the DuckDB and PostgreSQL drivers into every linking spec.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { demoColumnSqlType, demoDataset } from '../../../../engine/src/duckdb/demo-dataset';
+import { demoColumnSqlType, demoDataset } from '../../../../engine/src/sql/demo-dataset';
 
 /** The demo dataset as the DuckDB catalog presents it: columns, and values of text columns with ≤ 50. */
 export function demoSchema(): LinkSchema {
