@@ -6,10 +6,8 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { createMcpHttpApp } from '../../apps/mcp/src/http';
-import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const KEY_A = 'mcp-key-of-acme-0123456789';
 const KEY_B = 'mcp-key-of-globex-9876543210';
@@ -25,38 +23,20 @@ const structured = (r: unknown) => (r as CallToolResult).structuredContent as St
 const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
 describe('MCP server (official SDK client, over Streamable HTTP and stdio, against the in-process stack)', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let script: LlmScript;
+  const w = useWorkflowStack({
+    env: { AUTH_DISABLED: 'false', API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}` },
+  });
   let http: Server;
   let mcpUrl: URL;
 
   beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({
-      managerUrl,
-      llmUrl,
-      env: { AUTH_DISABLED: 'false', API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}` },
-    });
-    const app = createMcpHttpApp({ gatewayUrl: stack.gatewayUrl, waitMs: 20_000 });
+    const app = createMcpHttpApp({ gatewayUrl: w.stack.gatewayUrl, waitMs: 20_000 });
     http = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     mcpUrl = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
   });
-
-  afterAll(async () => {
-    await new Promise((r) => http?.close(r));
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
-  });
+  afterAll(() => new Promise((r) => http?.close(r)));
 
   async function httpClient(key: string): Promise<Client> {
     const client = new Client({ name: 'nl2p-test', version: '1.0.0' });
@@ -100,7 +80,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
     });
 
     it('a whole conversation: ask → which stream → answer → confirm → the pipeline request; view and trace as resources', async () => {
-      script.route({ intent: 'nl2sql', stream: null, question: null }).draft(GOOD_SQL);
+      w.script.route({ intent: 'nl2sql', stream: null, question: null }).draft(GOOD_SQL);
 
       const asked = await client.callTool({ name: 'ask', arguments: { text: REQUEST } });
       const first = structured(asked);
@@ -151,7 +131,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
 
     it('answers a clarification with text and changes the draft with feedback', async () => {
       const revised = GOOD_SQL.replace('> 30', '> 35');
-      script
+      w.script
         .route({ intent: 'ask_user', stream: null, question: 'Which measurement do you mean?' })
         .route({ intent: 'nl2sql', stream: 'sensor_stream', question: null })
         .draft(GOOD_SQL)
@@ -177,7 +157,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
     });
 
     it("another tenant's key sees none of it", async () => {
-      script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
+      w.script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
       const mine = structured(await client.callTool({ name: 'ask', arguments: { text: REQUEST } }));
       const other = await httpClient(KEY_B);
       try {
@@ -225,7 +205,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
         command: process.execPath,
         args: ['-r', path.join(ROOT, 'test/support/register-ts.js'), path.join(ROOT, 'apps/mcp/src/main.ts')],
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', NL2P_URL: stack.gatewayUrl, NL2P_API_KEY: KEY_A, MCP_WAIT_MS: '20000' },
+        env: { PATH: process.env.PATH ?? '', NL2P_URL: w.stack.gatewayUrl, NL2P_API_KEY: KEY_A, MCP_WAIT_MS: '20000' },
         stderr: 'pipe',
       });
       transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -237,7 +217,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
 
     it('a conversation over stdio with the configured key: ask with a stream → confirm → pipeline request, trace resource', async () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('ask');
-      script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
+      w.script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
       const asked = structured(
         await client.callTool({ name: 'ask', arguments: { text: REQUEST, stream: 'sensor_stream' } }),
       );
@@ -250,7 +230,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
       const trace = await client.readResource({ uri: `nl2p://sessions/${asked.session_id}/trace` });
       expect(JSON.parse((trace.contents[0] as { text: string }).text).records.length).toBeGreaterThan(0);
       // The session belongs to the key's tenant: the gateway lists it for that key.
-      const res = await fetch(`${stack.gatewayUrl}/v1/sessions?limit=100`, {
+      const res = await fetch(`${w.stack.gatewayUrl}/v1/sessions?limit=100`, {
         headers: { authorization: `Bearer ${KEY_A}` },
       });
       const ids = ((await res.json()) as { sessions: { session_id: string }[] }).sessions.map((s) => s.session_id);

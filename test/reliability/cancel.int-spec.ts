@@ -1,39 +1,19 @@
 import { TMP_PIPELINE_PREFIX, tmpPipelineId } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
 import { readSse } from '../support/sse';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 import { GOOD_SQL, REQUEST, RedisProbe, nl2sql, sleep, waitFor } from './support';
 
 jest.setTimeout(40_000);
 
 describe('cancelling the running turn', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
+  const w = useWorkflowStack();
+  const { manager } = w;
   let probe: RedisProbe;
-  let script: LlmScript;
 
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({ managerUrl, llmUrl });
-    api = new GatewayClient(stack.gatewayUrl);
-    probe = new RedisProbe(stack.config);
+  beforeAll(() => {
+    probe = new RedisProbe(w.stack.config);
   });
-
-  afterAll(async () => {
-    probe?.close();
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
-  });
+  afterAll(() => probe?.close());
 
   afterEach(async () => {
     await waitFor(
@@ -44,15 +24,15 @@ describe('cancelling the running turn', () => {
     expect(await probe.store.listRunning(0)).toEqual([]);
   });
 
-  const cancel = (id: string) => api.request('POST', `/v1/sessions/${id}/turns/current/cancel`);
+  const cancel = (id: string) => w.api.request('POST', `/v1/sessions/${id}/turns/current/cancel`);
   const events = (id: string) => probe.eventList(id);
 
   it('mid-draft: the LLM call stops, the session is cancelled at once, SSE sees it, a new turn works', async () => {
     // A slow stream: about 20 words, 250 ms apart.
-    script.route(nl2sql()).draft({ content: GOOD_SQL, chunkDelayMs: 250 });
-    const id = await api.createSession();
-    expect((await api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST })).status).toBe(202);
-    const sse = readSse(`${stack.gatewayUrl}/v1/sessions/${id}/events?turn=1`, { timeoutMs: 15_000 });
+    w.script.route(nl2sql()).draft({ content: GOOD_SQL, chunkDelayMs: 250 });
+    const id = await w.api.createSession();
+    expect((await w.api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST })).status).toBe(202);
+    const sse = readSse(`${w.stack.gatewayUrl}/v1/sessions/${id}/events?turn=1`, { timeoutMs: 15_000 });
     await waitFor('a draft delta', async () => (await events(id)).some((e) => e.type === 'draft_delta'));
 
     const cancelledAt = Date.now();
@@ -76,7 +56,7 @@ describe('cancelling the running turn', () => {
     await sleep(300);
     const nodes = (await events(id)).filter((e) => e.type === 'node_start').map((e) => (e as { node: string }).node);
     expect(nodes).toEqual(['init_session', 'route_intent', 'ensure_active_stream', 'draft_sql']);
-    const view = (await api.request('GET', `/v1/sessions/${id}`)).body;
+    const view = (await w.api.request('GET', `/v1/sessions/${id}`)).body;
     expect(view).toMatchObject({ status: 'cancelled', sql: null });
 
     // Nothing runs any more.
@@ -85,20 +65,20 @@ describe('cancelling the running turn', () => {
     expect(again.body.message).toContain('no turn is running');
 
     // A new turn starts right away and works.
-    script.route(nl2sql()).draft(GOOD_SQL);
-    const next = await api.turn(id, { text: REQUEST });
+    w.script.route(nl2sql()).draft(GOOD_SQL);
+    const next = await w.api.turn(id, { text: REQUEST });
     expect(next).toMatchObject({ status: 'waiting', turn_id: 2, sql: GOOD_SQL });
     expect(next.interrupt.type).toBe('need_confirm');
   });
 
   it('mid-validate: the temp pipeline being created is deleted once the create returns', async () => {
-    script.route(nl2sql()).draft(() => {
+    w.script.route(nl2sql()).draft(() => {
       manager.delayMs = 1_000; // the create (and everything after it) is slow
       return GOOD_SQL;
     });
-    const id = await api.createSession();
-    const tmp = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
-    expect((await api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST })).status).toBe(202);
+    const id = await w.api.createSession();
+    const tmp = tmpPipelineId(id, 1, 1, w.stack.config.deploymentId);
+    expect((await w.api.request('POST', `/v1/sessions/${id}/turns`, { text: REQUEST })).status).toBe(202);
     // validate checkpointed the temp id and its create is in flight.
     await waitFor('the create to be in flight', () =>
       manager.requests.some((r) => r.method === 'POST' && r.body.includes(tmp)),
@@ -113,14 +93,14 @@ describe('cancelling the running turn', () => {
     expect(after.status).toBe('cancelled');
     expect(after.node).toBe('validate');
 
-    script.route(nl2sql()).draft(GOOD_SQL);
-    expect((await api.turn(id, { text: REQUEST })).interrupt.type).toBe('need_confirm');
+    w.script.route(nl2sql()).draft(GOOD_SQL);
+    expect((await w.api.turn(id, { text: REQUEST })).interrupt.type).toBe('need_confirm');
   });
 
   it('404 without the session, 409 when nothing runs', async () => {
     expect((await cancel('0123456789abcdef0123456789abcdef')).status).toBe(404);
     expect((await cancel('not-a-session')).status).toBe(404);
-    const id = await api.createSession();
+    const id = await w.api.createSession();
     const res = await cancel(id);
     expect(res.status).toBe(409);
     expect(res.body.message).toContain('status idle');

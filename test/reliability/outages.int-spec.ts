@@ -1,8 +1,5 @@
 import { TMP_PIPELINE_PREFIX, tmpPipelineId } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 import { GOOD_SQL, REQUEST, RedisProbe, nl2sql, waitFor } from './support';
 
 jest.setTimeout(60_000);
@@ -13,44 +10,25 @@ jest.setTimeout(60_000);
  * nothing behind in the engine.
  */
 describe('outages of the Manager and the LLM', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
+  const w = useWorkflowStack({
+    env: {
+      ENGINE_RETRIES: '2',
+      ENGINE_BACKOFF_MS: '10',
+      ENGINE_TIMEOUT_MS: '1000',
+      LLM_MAX_RETRIES: '1',
+      LLM_TIMEOUT_MS: '600',
+      JOB_BACKOFF_FACTOR: '0.05',
+    },
+  });
+  const { manager, llm } = w;
   let probe: RedisProbe;
-  let script: LlmScript;
 
   beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({
-      managerUrl,
-      llmUrl,
-      env: {
-        ENGINE_RETRIES: '2',
-        ENGINE_BACKOFF_MS: '10',
-        ENGINE_TIMEOUT_MS: '1000',
-        LLM_MAX_RETRIES: '1',
-        LLM_TIMEOUT_MS: '600',
-        JOB_BACKOFF_FACTOR: '0.05',
-      },
-    });
-    api = new GatewayClient(stack.gatewayUrl);
-    probe = new RedisProbe(stack.config);
+    probe = new RedisProbe(w.stack.config);
     // The janitor sweeps once at start; let it be done, so injected failures hit the workflow.
     await waitFor('the first janitor sweep', async () => (await probe.stats()).sweeps >= 1);
   });
-
-  afterAll(async () => {
-    probe?.close();
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
-  });
+  afterAll(() => probe?.close());
 
   afterEach(async () => {
     // Nothing left behind, whatever happened: no temp pipeline, no turn still running.
@@ -64,7 +42,7 @@ describe('outages of the Manager and the LLM', () => {
 
   /** Posts a turn in wait mode; the view once it stopped (or the wait timed out). */
   async function turn(id: string, body: Record<string, unknown>) {
-    const res = await api.request('POST', `/v1/sessions/${id}/turns`, { ...body, wait: true, timeout_ms: 40_000 });
+    const res = await w.api.request('POST', `/v1/sessions/${id}/turns`, { ...body, wait: true, timeout_ms: 40_000 });
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -84,8 +62,8 @@ describe('outages of the Manager and the LLM', () => {
 
   describe('the Manager', () => {
     it('answers 500 twice, then recovers: retried with backoff, the turn succeeds', async () => {
-      script.route(nl2sql()).draft(GOOD_SQL);
-      const id = await api.createSession();
+      w.script.route(nl2sql()).draft(GOOD_SQL);
+      const id = await w.api.createSession();
       manager.failNext(2, 500);
       const view = await turn(id, { text: REQUEST });
       expect(view.interrupt?.type).toBe('need_confirm');
@@ -93,22 +71,22 @@ describe('outages of the Manager and the LLM', () => {
     });
 
     it('drops connections, then recovers: the turn succeeds', async () => {
-      script.route(nl2sql()).draft(GOOD_SQL);
-      const id = await api.createSession();
+      w.script.route(nl2sql()).draft(GOOD_SQL);
+      const id = await w.api.createSession();
       manager.failNext(2, 'reset');
       const view = await turn(id, { text: REQUEST });
       expect(view.interrupt?.type).toBe('need_confirm');
     });
 
     it('answers 409 busy on the temp pipeline: retried, one create succeeds', async () => {
-      const id = await api.createSession();
-      const tmp = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
+      const id = await w.api.createSession();
+      const tmp = tmpPipelineId(id, 1, 1, w.stack.config.deploymentId);
       manager.busyNext(tmp, 2);
-      script.route(nl2sql()).draft(GOOD_SQL);
+      w.script.route(nl2sql()).draft(GOOD_SQL);
       const view = await turn(id, { text: REQUEST });
       expect(view.interrupt?.type).toBe('need_confirm');
       expect(manager.createdCount(tmp)).toBe(1);
-      const trace = (await api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
+      const trace = (await w.api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
       const validate = trace.find((r: { node: string }) => r.node === 'validate');
       expect(validate.engine).toEqual(
         expect.arrayContaining([expect.objectContaining({ route: '/pipelines', status: 201, retries: 2 })]),
@@ -116,7 +94,7 @@ describe('outages of the Manager and the LLM', () => {
     });
 
     it('stays down: the turn ends failed with an error naming the Manager, no hang', async () => {
-      const id = await api.createSession();
+      const id = await w.api.createSession();
       manager.failNext(10_000, 503);
       const started = Date.now();
       const view = await turn(id, { text: REQUEST });
@@ -129,17 +107,17 @@ describe('outages of the Manager and the LLM', () => {
       );
       expect(Date.now() - started).toBeLessThan(20_000);
       // Three deliveries of the job, each with its own client retries.
-      const trace = (await api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
+      const trace = (await w.api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
       expect(trace.map((r: { delivery: number }) => r.delivery)).toEqual([1, 2, 3]);
       // The session is usable again once the Manager is back.
-      script.route(nl2sql()).draft(GOOD_SQL);
+      w.script.route(nl2sql()).draft(GOOD_SQL);
       expect((await turn(id, { text: REQUEST })).interrupt?.type).toBe('need_confirm');
     });
 
     it('goes down after the temp pipeline was created: the turn fails and the pipeline is deleted once it is back', async () => {
-      script.route(nl2sql()).draft(GOOD_SQL);
-      const id = await api.createSession();
-      const tmp = tmpPipelineId(id, 1, 1, stack.config.deploymentId);
+      w.script.route(nl2sql()).draft(GOOD_SQL);
+      const id = await w.api.createSession();
+      const tmp = tmpPipelineId(id, 1, 1, w.stack.config.deploymentId);
       // Down from the moment validate's create stored the pipeline: explain and cleanup fail.
       const watch = setInterval(() => {
         if (manager.pipelines().includes(tmp)) {
@@ -167,35 +145,35 @@ describe('outages of the Manager and the LLM', () => {
 
   describe('the LLM', () => {
     it('answers 429 with Retry-After, then recovers: the retry waits as told, the turn succeeds', async () => {
-      script
+      w.script
         .route(nl2sql())
         .draft(
           { status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"message":"rate limited"}}' },
           GOOD_SQL,
         );
-      const id = await api.createSession();
+      const id = await w.api.createSession();
       const view = await turn(id, { text: REQUEST });
       expect(view.interrupt?.type).toBe('need_confirm');
-      const [first, second] = script.callsOf('draft');
+      const [first, second] = w.script.callsOf('draft');
       expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
     });
 
     it('answers 500, then recovers: the turn succeeds', async () => {
-      script.route({ status: 500 }, nl2sql()).draft(GOOD_SQL);
-      const id = await api.createSession();
+      w.script.route({ status: 500 }, nl2sql()).draft(GOOD_SQL);
+      const id = await w.api.createSession();
       expect((await turn(id, { text: REQUEST })).interrupt?.type).toBe('need_confirm');
-      expect(script.callsOf('router')).toHaveLength(2);
+      expect(w.script.callsOf('router')).toHaveLength(2);
     });
 
     it('hangs, then recovers: the call times out, is retried, the turn succeeds', async () => {
-      script.route(nl2sql()).draft({ hang: true }, GOOD_SQL);
-      const id = await api.createSession();
+      w.script.route(nl2sql()).draft({ hang: true }, GOOD_SQL);
+      const id = await w.api.createSession();
       expect((await turn(id, { text: REQUEST })).interrupt?.type).toBe('need_confirm');
     });
 
     it('stays down (500): the turn ends failed with an error naming the LLM, after every retry', async () => {
       llm.handler = () => ({ status: 500 });
-      const id = await api.createSession();
+      const id = await w.api.createSession();
       const view = await turn(id, { text: REQUEST });
       await expectFailedClearly(
         id,
@@ -208,19 +186,19 @@ describe('outages of the Manager and the LLM', () => {
     });
 
     it('stays down (hangs): the turn ends failed with a timeout error, no hang', async () => {
-      script.route(nl2sql());
-      for (let i = 0; i < 10; i++) script.draft({ hang: true });
-      const id = await api.createSession();
+      w.script.route(nl2sql());
+      for (let i = 0; i < 10; i++) w.script.draft({ hang: true });
+      const id = await w.api.createSession();
       const view = await turn(id, { text: REQUEST });
       await expectFailedClearly(id, view, 'draft_sql', /^draft_sql: the LLM is unavailable: .*timed out/);
     });
 
     it('refuses the request (400): not retried, the turn fails at once (an unrecoverable job)', async () => {
-      script.route({ status: 400, headers: { 'x-should-retry': 'false' } });
-      const id = await api.createSession();
+      w.script.route({ status: 400, headers: { 'x-should-retry': 'false' } });
+      const id = await w.api.createSession();
       const view = await turn(id, { text: REQUEST });
       await expectFailedClearly(id, view, 'route_intent', /^route_intent: the LLM call failed: .*400/);
-      const trace = (await api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
+      const trace = (await w.api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
       expect(trace.map((r: { node: string; delivery: number }) => `${r.node}#${r.delivery}`)).toEqual([
         'init_session#1',
         'route_intent#1',

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 
 const KEY_A = 'key-of-acme-0123456789';
 const KEY_B = 'key-of-globex-9876543210';
@@ -11,36 +10,21 @@ const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
 
 describe('auth, tenant isolation and limits at the gateway', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
+  const w = useWorkflowStack({
+    env: {
+      AUTH_DISABLED: 'false',
+      API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
+      RATE_LIMIT_PER_MINUTE: '40',
+      MAX_BODY_BYTES: '2048',
+      MAX_TURNS_PER_SESSION: '3',
+      MAX_TURN_TEXT: '1000',
+    },
+  });
+  const { llm } = w;
   let base: string;
 
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    stack = await startStack({
-      managerUrl,
-      llmUrl,
-      env: {
-        AUTH_DISABLED: 'false',
-        API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
-        RATE_LIMIT_PER_MINUTE: '40',
-        MAX_BODY_BYTES: '2048',
-        MAX_TURNS_PER_SESSION: '3',
-        MAX_TURN_TEXT: '1000',
-      },
-    });
-    base = stack.gatewayUrl;
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
+  beforeAll(() => {
+    base = w.stack.gatewayUrl;
   });
 
   async function call(

@@ -1,15 +1,5 @@
-import { ConsoleLogger, type INestApplication, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { rmSync } from 'node:fs';
-import { ensureDemoDatabase } from '@nl2p/engine';
-import { loadConfig } from '@nl2p/config';
-import { createGatewayApp } from '../../apps/gateway/src/create-app';
-import { ExplainerModule } from '../../apps/explainer/src/explainer.module';
-import { RouterLlmModule } from '../../apps/router-llm/src/router-llm.module';
-import { SqlDrafterModule } from '../../apps/sql-drafter/src/sql-drafter.module';
-import { ValidatorModule } from '../../apps/validator/src/validator.module';
-import { JanitorModule } from '../../apps/janitor/src/janitor.module';
-import { deletePrefix, testEnv, type Stack, type StackOptions } from '../support/stack';
+import { ConsoleLogger } from '@nestjs/common';
+import { startStack, type Stack, type StackOptions } from '../support/stack';
 
 /**
  * A logger that keeps every line any service writes, at every level (debug and verbose
@@ -58,28 +48,7 @@ function safeJson(v: unknown): string {
   }
 }
 
-/** {@link startStack} of test/support/stack.ts, with every log line of every service captured. */
-export async function startCapturingStack(opts: StackOptions, logger: CapturingLogger): Promise<Stack> {
-  const config = loadConfig(testEnv({ ...opts, env: { LOG_LEVEL: 'verbose', ...opts.env } }));
-  if (opts.duckdb) await ensureDemoDatabase(config.duckdb.path);
-  const workers: INestApplicationContext[] = [];
-  for (const mod of [ValidatorModule, RouterLlmModule, SqlDrafterModule, ExplainerModule, JanitorModule]) {
-    const ctx = await NestFactory.createApplicationContext(mod.forRoot(config), { logger });
-    await ctx.init();
-    workers.push(ctx);
-  }
-  const gateway: INestApplication = await createGatewayApp(config, logger);
-  await gateway.listen(0, '127.0.0.1');
-  const gatewayUrl = (await gateway.getUrl()).replace('[::1]', '127.0.0.1');
-  return {
-    config,
-    gatewayUrl,
-    async close() {
-      await gateway.close();
-      for (const w of workers) await w.close();
-      await deletePrefix(config.redis.url, config.redis.prefix);
-      rmSync(config.duckdb.path, { force: true });
-      rmSync(`${config.duckdb.path}.wal`, { force: true });
-    },
-  };
+/** {@link startStack} with every log line of every service captured (verbose logging on). */
+export function startCapturingStack(opts: StackOptions, logger: CapturingLogger): Promise<Stack> {
+  return startStack({ ...opts, env: { LOG_LEVEL: 'verbose', ...opts.env } }, logger);
 }

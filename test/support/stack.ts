@@ -68,10 +68,12 @@ export function testEnv(opts: StackOptions): Record<string, string> {
  * All six services' real modules in this process: the gateway over real HTTP, the workers on
  * real BullMQ queues in real Redis. Only the LLM and the Manager are fakes (at their HTTP edge).
  */
-export async function startStack(opts: StackOptions): Promise<Stack> {
+export async function startStack(
+  opts: StackOptions,
+  logger: ConsoleLogger = new ConsoleLogger('test', { logLevels: ['error', 'warn'] }),
+): Promise<Stack> {
   const config = loadConfig(testEnv(opts));
   if (opts.duckdb) await ensureDemoDatabase(config.duckdb.path);
-  const logger = new ConsoleLogger('test', { logLevels: ['error', 'warn'] });
   const workers: INestApplicationContext[] = [];
   const probeUrls: Record<string, string> = {};
   const services = {
