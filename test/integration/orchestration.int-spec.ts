@@ -1,29 +1,13 @@
-import { ConsoleLogger, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue } from 'bullmq';
-import { loadConfig, type AppConfig } from '@nl2p/config';
-import { jobId, type Envelope } from '@nl2p/envelope';
+import { jobId } from '@nl2p/envelope';
 import { GRAPH, QueueName } from '@nl2p/graph';
-import { Engines, WorkerCoreModule, explainerNodes } from '@nl2p/nodes';
-import { NodeRunner, jobAddress, type NodeHandlers, type NodeJobData } from '@nl2p/workflow-runtime';
+import { Engines, explainerNodes } from '@nl2p/nodes';
+import type { NodeHandlers, NodeJobData } from '@nl2p/workflow-runtime';
 import { TraceLog } from '@nl2p/session-store';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { deletePrefix, testEnv } from '../support/stack';
-import { RedisProbe } from '../reliability/support';
+import { delivery, useWorkerCore } from '../support/worker-core';
 
 jest.setTimeout(30_000);
-
-/** The first delivery of the job the dispatcher queues for `envelope`. */
-function firstDelivery(envelope: Envelope): Job<NodeJobData> {
-  const id = jobId(envelope.session_id, envelope.turn_id, envelope.node!, envelope.validation.attempt);
-  return {
-    id,
-    data: { envelope: jobAddress(envelope) },
-    attemptsMade: 0,
-    opts: { attempts: 3 },
-  } as unknown as Job<NodeJobData>;
-}
 
 /**
  * Nodes of one service that follow each other (explain → cleanup → confirm) run in one job: each
@@ -32,51 +16,32 @@ function firstDelivery(envelope: Envelope): Job<NodeJobData> {
  * the recovery suite (no consumers run here).
  */
 describe('node runs on in the job of the node before it', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let config: AppConfig;
-  let ctx: INestApplicationContext;
-  let runner: NodeRunner;
+  const core = useWorkerCore();
   let explainer: NodeHandlers;
-  let probe: RedisProbe;
   let traces: TraceLog;
 
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    config = loadConfig(testEnv({ managerUrl, llmUrl }));
-    ctx = await NestFactory.createApplicationContext(WorkerCoreModule.forRoot(config), {
-      logger: new ConsoleLogger('test', { logLevels: ['error'] }),
-    });
-    runner = ctx.get(NodeRunner);
-    explainer = explainerNodes({ engines: ctx.get(Engines) });
-    traces = ctx.get(TraceLog);
-    probe = new RedisProbe(config);
-  });
-
-  afterAll(async () => {
-    probe?.close();
-    await ctx?.close();
-    await deletePrefix(config.redis.url, config.redis.prefix);
-    await Promise.all([manager.stop(), llm.stop()]);
+  beforeAll(() => {
+    explainer = explainerNodes({ engines: core.ctx.get(Engines) });
+    traces = core.ctx.get(TraceLog);
   });
 
   const queued = (id: string) =>
-    ctx.get<Queue>(getQueueToken(QueueName.Explainer), { strict: false }).getJob(id) as Promise<
+    core.ctx.get<Queue>(getQueueToken(QueueName.Explainer), { strict: false }).getJob(id) as Promise<
       Job<NodeJobData> | undefined
     >;
   const runs = async (sessionId: string) =>
     (await traces.list(sessionId)).map((r) => `${r.node}#${r.delivery}${r.ok ? '' : ' failed'}`);
 
   it('explain, cleanup and confirm in one job: a checkpoint and a trace record each, no job for the last two', async () => {
-    const at = await probe.session({ node: 'explain', status: 'running', attempt: 1 });
+    const at = await core.probe.session({ node: 'explain', status: 'running', attempt: 1 });
 
-    await expect(runner.run(firstDelivery(at), explainer, 'explainer')).resolves.toBe('advanced');
+    await expect(core.runner.run(delivery(at), explainer, 'explainer')).resolves.toBe('advanced');
 
-    const after = (await probe.store.get(at.session_id))!;
+    const after = (await core.probe.store.get(at.session_id))!;
     expect(after).toMatchObject({ node: 'confirm', status: 'waiting', version: at.version + 3 });
     expect(after.interrupt?.type).toBe('need_confirm');
     expect(await runs(at.session_id)).toEqual(['explain#1', 'cleanup#1', 'confirm#1']);
-    const events = (await probe.eventList(at.session_id)).map((e) =>
+    const events = (await core.probe.eventList(at.session_id)).map((e) =>
       'node' in e && e.type.startsWith('node_') ? `${e.type} ${String(e.node)}` : e.type,
     );
     expect(events).toEqual([
@@ -102,19 +67,19 @@ describe('node runs on in the job of the node before it', () => {
         return explainer.cleanup!(e, c);
       },
     };
-    const at = await probe.session({ node: 'explain', status: 'running', attempt: 1 });
+    const at = await core.probe.session({ node: 'explain', status: 'running', attempt: 1 });
 
     // The job of explain completes; cleanup's failed run hands cleanup to its own job.
-    await expect(runner.run(firstDelivery(at), flaky, 'explainer')).resolves.toBe('advanced');
-    expect(await probe.store.get(at.session_id)).toMatchObject({ node: 'cleanup', status: 'running' });
+    await expect(core.runner.run(delivery(at), flaky, 'explainer')).resolves.toBe('advanced');
+    expect(await core.probe.store.get(at.session_id)).toMatchObject({ node: 'cleanup', status: 'running' });
     const handed = await queued(jobId(at.session_id, 1, 'cleanup', 1));
     expect(handed).toBeDefined();
     expect(handed!.data.deliveries_before).toBe(1);
     expect(handed!.opts.attempts).toBe(GRAPH.cleanup.jobOptions.attempts - 1);
 
     // Its delivery, as BullMQ hands it over after the backoff: cleanup's second, then confirm.
-    await expect(runner.run(handed!, flaky, 'explainer')).resolves.toBe('advanced');
-    expect(await probe.store.get(at.session_id)).toMatchObject({ node: 'confirm', status: 'waiting' });
+    await expect(core.runner.run(handed!, flaky, 'explainer')).resolves.toBe('advanced');
+    expect(await core.probe.store.get(at.session_id)).toMatchObject({ node: 'confirm', status: 'waiting' });
     expect(await runs(at.session_id)).toEqual(['explain#1', 'cleanup#1 failed', 'cleanup#2', 'confirm#1']);
   });
 });

@@ -1,12 +1,12 @@
-import { ConsoleLogger, type INestApplicationContext } from '@nestjs/common';
+import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue, Worker } from 'bullmq';
-import { loadConfig, type AppConfig } from '@nl2p/config';
+import { loadConfig } from '@nl2p/config';
 import { TMP_PIPELINE_PREFIX, jobId, tmpPipelineId, type Envelope } from '@nl2p/envelope';
 import { QueueName } from '@nl2p/graph';
-import { Engines, Grounding, LLM_CLIENT, WorkerCoreModule, drafterNodes, validatorNodes } from '@nl2p/nodes';
-import { NodeRunner, workerTiming, type NodeHandlers, type NodeJobData } from '@nl2p/workflow-runtime';
+import { Engines, Grounding, LLM_CLIENT, drafterNodes, validatorNodes } from '@nl2p/nodes';
+import { workerTiming, type NodeHandlers, type NodeJobData } from '@nl2p/workflow-runtime';
 import type { LlmClient } from '@nl2p/llm';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { ValidatorModule } from '../../apps/validator/src/validator.module';
@@ -15,14 +15,9 @@ import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
 import { deletePrefix, startStack, testEnv, type Stack } from '../support/stack';
 import { GOOD_SQL, REQUEST, RedisProbe, nl2sql, waitFor } from './support';
+import { delivery, useWorkerCore } from '../support/worker-core';
 
 jest.setTimeout(40_000);
-
-/** A delivery of a job, as BullMQ would hand it to the processor. */
-function delivery(envelope: Envelope, attemptsMade: number): Job<NodeJobData> {
-  const id = jobId(envelope.session_id, envelope.turn_id, envelope.node!, envelope.validation.attempt);
-  return { id, data: { envelope }, attemptsMade, opts: { attempts: 3 } } as unknown as Job<NodeJobData>;
-}
 
 /** Runs the real handler, then dies as a SIGKILLed worker would before its checkpoint. */
 function crashingAfter(handlers: NodeHandlers): NodeHandlers {
@@ -42,113 +37,99 @@ function crashingAfter(handlers: NodeHandlers): NodeHandlers {
  * driven job by job (no consumers run here), so a crash can be placed exactly.
  */
 describe('re-delivered jobs', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let config: AppConfig;
-  let ctx: INestApplicationContext;
-  let runner: NodeRunner;
+  const core = useWorkerCore();
   let validator: NodeHandlers;
   let drafter: NodeHandlers;
-  let probe: RedisProbe;
   let script: LlmScript;
 
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    config = loadConfig(testEnv({ managerUrl, llmUrl }));
-    ctx = await NestFactory.createApplicationContext(WorkerCoreModule.forRoot(config), {
-      logger: new ConsoleLogger('test', { logLevels: ['error'] }),
-    });
-    runner = ctx.get(NodeRunner);
-    validator = validatorNodes({ engines: ctx.get(Engines), grounding: ctx.get(Grounding) });
-    drafter = drafterNodes({ llm: ctx.get<LlmClient>(LLM_CLIENT), grounding: ctx.get(Grounding) });
-    probe = new RedisProbe(config);
-  });
-
-  afterAll(async () => {
-    probe?.close();
-    await ctx?.close();
-    await deletePrefix(config.redis.url, config.redis.prefix);
-    await Promise.all([manager.stop(), llm.stop()]);
+  beforeAll(() => {
+    validator = validatorNodes({ engines: core.ctx.get(Engines), grounding: core.ctx.get(Grounding) });
+    drafter = drafterNodes({ llm: core.ctx.get<LlmClient>(LLM_CLIENT), grounding: core.ctx.get(Grounding) });
   });
 
   beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
+    script = new LlmScript(core.llm);
   });
 
-  const queued = (queue: QueueName, id: string) => ctx.get<Queue>(getQueueToken(queue), { strict: false }).getJob(id);
+  const queued = (queue: QueueName, id: string) =>
+    core.ctx.get<Queue>(getQueueToken(queue), { strict: false }).getJob(id);
 
   it('validate re-run after a crash between create and checkpoint: one create, the pipeline reused, attempt unchanged', async () => {
-    const at = await probe.session({ node: 'validate', status: 'running', attempt: 1 });
+    const at = await core.probe.session({ node: 'validate', status: 'running', attempt: 1 });
     const tmp = tmpPipelineId(at.session_id, 1, 1);
 
     // First delivery: the id is checkpointed, the pipeline created, then the worker dies.
-    await expect(runner.run(delivery(at, 0), crashingAfter(validator), 'validator')).rejects.toThrow('worker killed');
-    const mid = (await probe.store.get(at.session_id))!;
+    await expect(core.runner.run(delivery(at, 0, 'envelope'), crashingAfter(validator), 'validator')).rejects.toThrow(
+      'worker killed',
+    );
+    const mid = (await core.probe.store.get(at.session_id))!;
     expect(mid).toMatchObject({ node: 'validate', status: 'running', version: at.version + 1 });
     expect(mid.validation.tmp_pipeline_id).toBe(tmp);
-    expect(manager.pipelines()).toEqual([tmp]);
+    expect(core.manager.pipelines()).toEqual([tmp]);
 
     // Re-delivery of the same job (its envelope is older than the checkpoint): resumes, reuses.
-    await expect(runner.run(delivery(at, 1), validator, 'validator')).resolves.toBe('advanced');
-    const after = (await probe.store.get(at.session_id))!;
+    await expect(core.runner.run(delivery(at, 1, 'envelope'), validator, 'validator')).resolves.toBe('advanced');
+    const after = (await core.probe.store.get(at.session_id))!;
     expect(after).toMatchObject({ node: 'explain', status: 'running' });
     expect(after.validation).toMatchObject({ ok: true, attempt: 1, tmp_pipeline_id: tmp, failures: [] });
-    expect(manager.createCount(tmp)).toBe(2);
-    expect(manager.createdCount(tmp)).toBe(1);
-    expect(manager.pipelines()).toEqual([tmp]);
+    expect(core.manager.createCount(tmp)).toBe(2);
+    expect(core.manager.createdCount(tmp)).toBe(1);
+    expect(core.manager.pipelines()).toEqual([tmp]);
     expect(await queued(QueueName.Explainer, jobId(at.session_id, 1, 'explain', 1))).toBeDefined();
 
     // Yet another delivery, after the node advanced: dropped, nothing created or deleted.
-    await expect(runner.run(delivery(at, 2), validator, 'validator')).resolves.toBe('stale');
-    expect(manager.createCount(tmp)).toBe(2);
-    expect(manager.pipelines()).toEqual([tmp]);
-    expect((await probe.store.get(at.session_id))!.version).toBe(after.version);
+    await expect(core.runner.run(delivery(at, 2, 'envelope'), validator, 'validator')).resolves.toBe('stale');
+    expect(core.manager.createCount(tmp)).toBe(2);
+    expect(core.manager.pipelines()).toEqual([tmp]);
+    expect((await core.probe.store.get(at.session_id))!.version).toBe(after.version);
   });
 
   it('a validate job delivered after its turn was cancelled deletes the pipeline it may have made', async () => {
-    const at = await probe.session({ node: 'validate', status: 'running', attempt: 1 });
+    const at = await core.probe.session({ node: 'validate', status: 'running', attempt: 1 });
     const tmp = tmpPipelineId(at.session_id, 1, 1);
-    await expect(runner.run(delivery(at, 0), crashingAfter(validator), 'validator')).rejects.toThrow('worker killed');
-    expect(manager.pipelines()).toEqual([tmp]);
-    const mid = (await probe.store.get(at.session_id))!;
-    await probe.store.compareAndSet(mid.version, { ...mid, status: 'cancelled' });
+    await expect(core.runner.run(delivery(at, 0, 'envelope'), crashingAfter(validator), 'validator')).rejects.toThrow(
+      'worker killed',
+    );
+    expect(core.manager.pipelines()).toEqual([tmp]);
+    const mid = (await core.probe.store.get(at.session_id))!;
+    await core.probe.store.compareAndSet(mid.version, { ...mid, status: 'cancelled' });
 
-    await expect(runner.run(delivery(at, 1), validator, 'validator')).resolves.toBe('stale');
-    expect(manager.pipelines()).toEqual([]);
-    expect(manager.createCount(tmp)).toBe(1);
+    await expect(core.runner.run(delivery(at, 1, 'envelope'), validator, 'validator')).resolves.toBe('stale');
+    expect(core.manager.pipelines()).toEqual([]);
+    expect(core.manager.createCount(tmp)).toBe(1);
   });
 
   it('draft re-run after a crash, and a duplicate delivery after it advanced: the attempt counts once', async () => {
     script.draft(GOOD_SQL, GOOD_SQL);
-    const at = await probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
-    await expect(runner.run(delivery(at, 0), crashingAfter(drafter), 'sql-drafter')).rejects.toThrow('worker killed');
-    expect((await probe.store.get(at.session_id))!.validation.attempt).toBe(0);
+    const at = await core.probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
+    await expect(core.runner.run(delivery(at, 0, 'envelope'), crashingAfter(drafter), 'sql-drafter')).rejects.toThrow(
+      'worker killed',
+    );
+    expect((await core.probe.store.get(at.session_id))!.validation.attempt).toBe(0);
 
-    await expect(runner.run(delivery(at, 1), drafter, 'sql-drafter')).resolves.toBe('advanced');
-    const after = (await probe.store.get(at.session_id))!;
+    await expect(core.runner.run(delivery(at, 1, 'envelope'), drafter, 'sql-drafter')).resolves.toBe('advanced');
+    const after = (await core.probe.store.get(at.session_id))!;
     expect(after).toMatchObject({ node: 'prevalidate', draft: expect.objectContaining({ sql: GOOD_SQL }) });
     expect(after.validation.attempt).toBe(1);
 
-    await expect(runner.run(delivery(at, 2), drafter, 'sql-drafter')).resolves.toBe('stale');
-    expect((await probe.store.get(at.session_id))!.validation.attempt).toBe(1);
+    await expect(core.runner.run(delivery(at, 2, 'envelope'), drafter, 'sql-drafter')).resolves.toBe('stale');
+    expect((await core.probe.store.get(at.session_id))!.validation.attempt).toBe(1);
     expect(script.callsOf('draft')).toHaveLength(2);
   });
 
   it('a job whose worker kept dying (stalled too often) ends its turn with a clear error', async () => {
-    const at = await probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
-    const job = { ...delivery(at, 0), finishedOn: Date.now() } as unknown as Job<NodeJobData>;
-    await runner.onJobFailed(
+    const at = await core.probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
+    const job = { ...delivery(at, 0, 'envelope'), finishedOn: Date.now() } as unknown as Job<NodeJobData>;
+    await core.runner.onJobFailed(
       job,
       Object.assign(new Error('job stalled more than allowable limit'), { name: 'UnrecoverableError' }),
     );
-    const ended = (await probe.store.get(at.session_id))!;
+    const ended = (await core.probe.store.get(at.session_id))!;
     expect(ended.status).toBe('failed');
     expect(ended.error?.message).toBe(
       'draft_sql: the worker running it stopped again and again (job stalled more than allowable limit)',
     );
-    const events = await probe.eventList(at.session_id);
+    const events = await core.probe.eventList(at.session_id);
     expect(events.slice(-1)).toEqual([{ type: 'turn_end', turn_id: 1, status: 'failed' }]);
   });
 });
