@@ -1,31 +1,8 @@
-import type { AttemptFailure, Interrupt, Metrics, Preview, SessionEvent, TurnStatus } from '@nl2p/envelope';
+import type { SessionEvent, SessionView } from '@nl2p/envelope';
 import { SseParser } from './sse';
 
-/** What the gateway shows of a session (`GET /v1/sessions/:id`); optional fields may be absent. */
-export interface SessionView {
-  session_id: string;
-  status: TurnStatus;
-  turn_id: number;
-  target: string;
-  node: string | null;
-  active_stream: string | null;
-  interrupt: Interrupt | null;
-  request: string | null;
-  sql: string | null;
-  assumptions?: string[];
-  questions?: string[];
-  explain: string | null;
-  pipeline_request: Record<string, unknown> | null;
-  /** SQL targets: a read-only sample of the result (absent on gateways that do not send it). */
-  preview?: Preview | null;
-  /** SQL targets: why the preview could not be made (the SQL and plan are still valid). */
-  preview_error?: string | null;
-  answer: { kind: 'streams' | 'schema' | 'message'; text: string; data?: unknown } | null;
-  error: { node: string | null; message: string } | null;
-  attempts?: { attempt: number; max_attempts: number; failures: AttemptFailure[] };
-  metrics?: Metrics;
-  updated_at?: string;
-}
+/** What the gateway shows of a session (`GET /v1/sessions/:id`): the gateway's own contract. */
+export type { SessionView };
 
 /** One node run of `GET /v1/sessions/:id/trace`. */
 export interface TraceRecord {

@@ -1,3 +1,4 @@
+import { emptyMetrics } from '@nl2p/envelope';
 import type { SessionView } from './api';
 import { frame, layoutSql, previewTable, renderDraft, renderInterrupt, renderTrace, table } from './render';
 import { colourEnabled, makeStyle, stripAnsi } from './style';
@@ -19,8 +20,17 @@ function view(partial: Partial<SessionView>): SessionView {
     sql: null,
     explain: null,
     pipeline_request: null,
+    draft_mode: null,
+    query_plan: null,
+    assumptions: [],
+    questions: [],
+    preview: null,
+    preview_error: null,
     answer: null,
     error: null,
+    attempts: { attempt: 0, max_attempts: 3, failures: [] },
+    metrics: emptyMetrics(),
+    updated_at: '2026-01-01T00:00:00.000Z',
     ...partial,
   };
 }

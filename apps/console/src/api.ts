@@ -1,28 +1,8 @@
 import { createParser } from 'eventsource-parser';
-import type { Interrupt, Preview, SessionEvent, TurnStatus } from '@nl2p/envelope';
+import type { SessionEvent, SessionSummary, SessionView } from '@nl2p/envelope';
 
-/** What the gateway shows of a session (`GET /v1/sessions/:id`). */
-export interface SessionView {
-  session_id: string;
-  status: TurnStatus;
-  turn_id: number;
-  target: string;
-  node: string | null;
-  active_stream: string | null;
-  interrupt: Interrupt | null;
-  request: string | null;
-  sql: string | null;
-  draft_mode?: string | null;
-  query_plan?: unknown;
-  assumptions?: string[];
-  questions?: string[];
-  explain: string | null;
-  pipeline_request: Record<string, unknown> | null;
-  preview?: Preview | null;
-  preview_error?: string | null;
-  answer: { kind: 'streams' | 'schema' | 'message'; text: string; data?: unknown } | null;
-  error: { node: string | null; message: string } | null;
-}
+/** What the gateway shows of a session (`GET /v1/sessions/:id`): the gateway's own contract. */
+export type { SessionView };
 
 export interface Column {
   name: string;
@@ -40,14 +20,8 @@ export interface StreamList {
   streams: StreamInfo[];
 }
 
-export interface SessionSummary {
-  session_id: string;
-  status: TurnStatus;
-  turn_id: number;
-  target: string;
-  request: string | null;
-  updated_at: string;
-}
+/** One line of `GET /v1/sessions`: the gateway's own contract. */
+export type { SessionSummary };
 
 /** One node run of `GET /v1/sessions/:id/trace`. */
 export interface TraceRecord {

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { SESSION_ID_PATTERN } from '@nl2p/envelope';
+import { SESSION_ID_PATTERN, sessionSummary, sessionView } from '@nl2p/envelope';
 import { NotFoundException } from '@nestjs/common';
 import { CreateSessionDto, ListSessionsQuery, SeedTurnDto, TurnDto } from './dto';
-import { sessionSummary, sessionView } from './session-view';
 import { TurnService } from './turn.service';
 import { Tenant } from '../auth/tenant.decorator';
 import { TenantLimits } from '../auth/tenant-limits.service';
@@ -71,8 +70,9 @@ export class SessionsController {
     @Res({ passthrough: true }) res: Response,
     @Tenant() tenant: string,
   ) {
-    await this.limits.admitTurn(await this.turns.get(checkId(id), tenant), dto);
-    const { envelope, fromEventId, span } = await this.turns.startTurn(id, dto, { traceparent });
+    const current = await this.turns.get(checkId(id), tenant);
+    await this.limits.admitTurn(current, dto);
+    const { envelope, fromTurnEndId, span } = await this.turns.startTurn(id, dto, { traceparent }, current);
     try {
       const wait = dto.wait ?? (waitQuery === 'true' || waitQuery === '1');
       if (!wait || envelope.status !== 'running') {
@@ -80,7 +80,7 @@ export class SessionsController {
         return sessionView(envelope);
       }
       res.status(HttpStatus.OK);
-      return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromEventId, dto.timeout_ms));
+      return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromTurnEndId, dto.timeout_ms));
     } finally {
       span.end();
     }
@@ -130,10 +130,10 @@ export class SeedTurnController {
       : await this.turns.createSession({}, tenant);
     const id = session.session_id;
     await this.limits.admitTurn(session, turn);
-    const { envelope, fromEventId, span } = await this.turns.startTurn(id, turn, { traceparent });
+    const { envelope, fromTurnEndId, span } = await this.turns.startTurn(id, turn, { traceparent }, session);
     try {
       if (envelope.status !== 'running') return sessionView(envelope);
-      return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromEventId, turn.timeout_ms));
+      return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromTurnEndId, turn.timeout_ms));
     } finally {
       span.end();
     }

@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './events';
 export * from './ids';
 export * from './failures';
+export * from './session-view';

@@ -1,4 +1,7 @@
-import type { Envelope } from '@nl2p/envelope';
+import type { Envelope } from './envelope';
+
+// The REST gateway's projections of a session: the wire contract its clients (CLI, console, MCP)
+// read, kept beside the envelope they project.
 
 /** What a client sees of a session: enough to act on, nothing internal. */
 export function sessionView(e: Envelope) {
@@ -48,3 +51,4 @@ export function sessionSummary(e: Envelope) {
     updated_at: e.updated_at,
   };
 }
+export type SessionSummary = ReturnType<typeof sessionSummary>;
