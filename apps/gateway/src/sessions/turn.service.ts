@@ -11,8 +11,7 @@ import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
 import type { CreateSessionDto, TurnDto } from './dto';
 
-const TERMINAL_EVENTS = new Set(['turn_end']);
-/** How long a waiting turn hears nothing before it asks the checkpoint whether the turn is over. */
+/** How often a waiting turn asks the checkpoint whether the turn is over, in case its end was missed. */
 const QUIET_CHECK_MS = 5_000;
 /** How often a waiting turn looks at its deadline and its quiet time. */
 const WAIT_TICK_MS = 250;
@@ -66,18 +65,21 @@ export class TurnService {
   /**
    * Starts a turn: applies `pre_turn`, checkpoints with compare-and-set (so two concurrent turns
    * cannot both start: the loser gets 409) and hands the envelope to the first node's queue.
-   * Returns the envelope and the id of the `turn_start` event, from which the turn's events follow.
+   * Returns the envelope and where in the deployment's turn-end stream its end is to be looked
+   * for (see {@link waitForTurn}). `current` is the session as the caller has just read it, if it
+   * has (the compare-and-set refuses it if it has moved on since).
    */
   async startTurn(
     sessionId: string,
     dto: TurnDto,
     parent?: Partial<TraceCarrier>,
-  ): Promise<{ envelope: Envelope; fromEventId: string; span: Span }> {
+    current?: Envelope,
+  ): Promise<{ envelope: Envelope; fromTurnEndId: string; span: Span }> {
     // The turn's root span (child of the caller's trace when it sent `traceparent`); its
     // context rides in the envelope so every node span, in every service, descends from it.
     const span = tracer().startSpan('turn', { attributes: { 'nl2p.session_id': sessionId } }, extractCarrier(parent));
     try {
-      const started = await this.beginTurn(sessionId, dto, span);
+      const started = await this.beginTurn(sessionId, dto, span, current);
       span.setAttribute('nl2p.turn_id', started.envelope.turn_id);
       return { ...started, span };
     } catch (err) {
@@ -91,7 +93,8 @@ export class TurnService {
     sessionId: string,
     dto: TurnDto,
     span: Span,
-  ): Promise<{ envelope: Envelope; fromEventId: string }> {
+    given?: Envelope,
+  ): Promise<{ envelope: Envelope; fromTurnEndId: string }> {
     const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
     if (
       input.text === undefined &&
@@ -101,9 +104,9 @@ export class TurnService {
     ) {
       throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream');
     }
-    // The turn's events follow `fromEventId` (events of earlier turns are told apart by turn id);
-    // read beside the checkpoint, in the same round trip.
-    const [current, fromEventId] = await Promise.all([this.get(sessionId), this.events.lastId(sessionId)]);
+    // The turn's end comes after `fromTurnEndId`, read before the turn is dispatched (beside the
+    // checkpoint, in the same round trip, when that is read here).
+    const [current, fromTurnEndId] = await Promise.all([given ?? this.get(sessionId), this.events.lastTurnEndId()]);
     if (current.status === 'running') throw new ConflictException(`a turn is already running in session ${sessionId}`);
 
     const decision = preTurn(current, input);
@@ -132,7 +135,7 @@ export class TurnService {
       );
       if (!saved) throw conflict();
       if (dispatchError) throw dispatchError;
-      return { envelope: saved, fromEventId };
+      return { envelope: saved, fromTurnEndId };
     }
     const saved = await this.store.compareAndSet(current.version, next, events);
     if (!saved) throw conflict();
@@ -147,7 +150,7 @@ export class TurnService {
         reason: 'left by an earlier turn',
       });
     }
-    return { envelope: saved, fromEventId };
+    return { envelope: saved, fromTurnEndId };
   }
 
   /**
@@ -164,11 +167,15 @@ export class TurnService {
     throw new ConflictException(`no turn is running in session ${sessionId} (status ${now.status})`);
   }
 
-  /** Holds until the turn ends (an interrupt or its end) or the deadline passes; returns the session. */
-  async waitForTurn(sessionId: string, turnId: number, fromEventId: string, timeoutMs?: number): Promise<Envelope> {
+  /**
+   * Holds until the turn ends (an interrupt or its end) or the deadline passes; returns the
+   * session. It follows the deployment's turn-end stream from `fromTurnEndId` (see
+   * {@link startTurn}), so it wakes once, when the turn ends, not at each of its events.
+   */
+  async waitForTurn(sessionId: string, turnId: number, fromTurnEndId: string, timeoutMs?: number): Promise<Envelope> {
     const deadline = Date.now() + (timeoutMs ?? this.config.gateway.turnWaitTimeoutMs);
     await new Promise<void>((resolve, reject) => {
-      let lastEvent = Date.now();
+      let lastCheck = Date.now();
       let settled = false;
       const settle = (err?: unknown) => {
         if (settled) return;
@@ -178,25 +185,25 @@ export class TurnService {
         if (err === undefined) resolve();
         else reject(err instanceof Error ? err : new Error('following the turn failed', { cause: err }));
       };
-      const subscription = this.hub.subscribe(sessionId, fromEventId, {
+      const subscription = this.hub.subscribeTurnEnds(sessionId, fromTurnEndId, {
+        // A later turn's end means this one ended too: a turn starts only once the last has ended.
         onEvents: (batch) => {
-          lastEvent = Date.now();
-          if (batch.some((b) => b.event.turn_id === turnId && TERMINAL_EVENTS.has(b.event.type))) settle();
+          if (batch.some((b) => b.event.type === 'turn_end' && b.event.turn_id >= turnId)) settle();
         },
         onError: settle,
       });
       let checking = false;
       const timer = setInterval(() => {
         if (Date.now() >= deadline) return settle();
-        if (checking || Date.now() - lastEvent < QUIET_CHECK_MS) return;
-        // Quiet for a while: a missed event (trimmed stream) must not make us wait forever, so the
-        // checkpoint decides. Only when quiet: the checkpoint is saved a moment before the last
-        // node's trace record and `turn_end`, which the answer should already include.
+        if (checking || Date.now() - lastCheck < QUIET_CHECK_MS) return;
+        // Now and then the checkpoint decides, so a missed end (the stream trimmed past it) cannot
+        // make the turn wait forever. A checkpoint that ends the turn is written in one step with
+        // the turn's last trace record and `turn_end`, so the answer includes them.
         checking = true;
+        lastCheck = Date.now();
         this.get(sessionId)
           .then((now) => {
-            if ((now.turn_id !== turnId || now.status !== 'running') && Date.now() - lastEvent >= QUIET_CHECK_MS)
-              settle();
+            if (now.turn_id !== turnId || now.status !== 'running') settle();
           })
           .catch(settle)
           .finally(() => (checking = false));

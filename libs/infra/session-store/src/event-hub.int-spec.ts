@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { SessionEvent } from '@nl2p/envelope';
 import { EventHub, compareStreamIds } from './event-hub';
 import { EventLog, type StoredEvent } from './event-log';
 import { RedisKeys } from './keys';
+import { RedisSessionStore } from './session-store';
+import { newSessionEnvelope, type Envelope, type SessionEvent } from '@nl2p/envelope';
 
 const REDIS_URL = process.env.REDIS_URL ?? '';
 
@@ -119,6 +120,62 @@ describe('EventHub (real Redis)', () => {
     await kept.until(2);
     expect(gone.events).toHaveLength(1);
     expect(hub.size).toBe(1);
+  });
+
+  it("a turn's end reaches its session's waiters on the deployment's turn-end stream, and only that", async () => {
+    const store = new RedisSessionStore(redis, keys, 600);
+    const sessions = await Promise.all(
+      ['a', 'b'].map(async () => {
+        const e = newSessionEnvelope({
+          sessionId: randomUUID().replaceAll('-', ''),
+          target: 'duckdb',
+          maxAttempts: 3,
+          sink: { type: 'nop', props: {} },
+        });
+        expect(await store.create(e)).toBe(true);
+        const running: Envelope = { ...e, turn_id: 1, status: 'running', node: 'init_session' };
+        const saved = await store.compareAndSet(0, running, [{ type: 'turn_start', turn_id: 1 }]);
+        if (!saved) throw new Error('turn did not start');
+        return saved;
+      }),
+    );
+    const [a, b] = sessions;
+    const from = await log.lastTurnEndId();
+    const waitsA = new Collector();
+    const waitsB = new Collector();
+    hub.subscribeTurnEnds(a.session_id, from, waitsA);
+    hub.subscribeTurnEnds(b.session_id, from, waitsB);
+    // Node events of the session do not wake its waiter; only the checkpoint that ends the turn.
+    await log.append(a.session_id, nodeStart(1, 'init_session'));
+    const ended: Envelope = {
+      ...a,
+      status: 'waiting',
+      interrupt: { type: 'need_confirm', question: 'ok?', choices: null },
+    };
+    const end: SessionEvent[] = [
+      { type: 'interrupt', turn_id: 1, interrupt: ended.interrupt } as SessionEvent,
+      { type: 'turn_end', turn_id: 1, status: 'waiting' },
+    ];
+    expect(await store.compareAndSet(a.version, ended, end)).not.toBeNull();
+    await waitsA.until(1);
+    expect(waitsA.events.map((e) => e.event)).toEqual([{ type: 'turn_end', turn_id: 1, status: 'waiting' }]);
+    // The other session's waiter heard nothing, and its own end still reaches it.
+    expect(waitsB.events).toEqual([]);
+    expect(
+      await store.compareAndSet(b.version, { ...b, status: 'idle' }, [
+        { type: 'turn_end', turn_id: 1, status: 'idle' },
+      ]),
+    ).not.toBeNull();
+    await waitsB.until(1);
+    expect(waitsB.events.map((e) => e.event)).toEqual([{ type: 'turn_end', turn_id: 1, status: 'idle' }]);
+    expect(waitsA.events).toHaveLength(1);
+    // A turn's end must be the last event of its checkpoint (the script forwards the last one).
+    expect(() =>
+      store.prepareCompareAndSet(1, a, [
+        { type: 'turn_end', turn_id: 1, status: 'idle' },
+        { type: 'turn_start', turn_id: 2 },
+      ]),
+    ).toThrow(/last event/);
   });
 
   it('compares stream ids as numbers', () => {

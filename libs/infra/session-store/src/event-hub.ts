@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { toStored, type StoredEvent } from './event-log';
+import { sessionOf, toStored, type StoredEvent } from './event-log';
 import type { RedisKeys } from './keys';
 
 /** What a subscriber is told: new events of its session in order, or that the hub lost Redis. */
@@ -26,6 +26,8 @@ interface Subscriber {
   key: string;
   cursor: string;
   listener: EventHubListener;
+  /** On the deployment's turn-end stream: only this session's entries are delivered. */
+  session?: string;
 }
 
 /** Stream ids `ms-seq`: compared as numbers, not strings (`9-0` < `10-0`). */
@@ -49,6 +51,8 @@ export class EventHub {
   private readonly subscribers = new Set<Subscriber>();
   private readonly wakeKey: string;
   private wakeCursor = '0-0';
+  /** The keys and cursors of the read in flight. */
+  private reading = new Map<string, string>();
   private blocking: Redis | null = null;
   private running: Promise<void> | null = null;
   private idle: (() => void) | null = null;
@@ -70,14 +74,30 @@ export class EventHub {
 
   /** Delivers the session's events after `afterId` (exclusive) until closed. */
   subscribe(sessionId: string, afterId: string, listener: EventHubListener): EventSubscription {
+    return this.follow({ key: this.keys.events(sessionId), cursor: afterId, listener });
+  }
+
+  /**
+   * Delivers the session's `turn_end` events added to the deployment's turn-end stream after
+   * `afterId` (exclusive; see EventLog.lastTurnEndId) until closed. What a turn waiting for its
+   * answer needs: it wakes at its turn's end, not at each of the turn's node and draft events. All
+   * waiting turns share one key in the hub's read, however many sessions they are in.
+   */
+  subscribeTurnEnds(sessionId: string, afterId: string, listener: EventHubListener): EventSubscription {
+    return this.follow({ key: this.keys.turnEnds(), cursor: afterId, listener, session: sessionId });
+  }
+
+  private follow(sub: Subscriber): EventSubscription {
     if (this.closed) throw new Error('the event hub is closed');
-    const sub: Subscriber = { key: this.keys.events(sessionId), cursor: afterId, listener };
     this.subscribers.add(sub);
     this.running ??= this.loop();
+    const covering = this.reading.get(sub.key);
     if (this.idle) {
       this.idle();
       this.idle = null;
-    } else {
+    } else if (covering === undefined || compareStreamIds(sub.cursor, covering) < 0) {
+      // The read in flight does not cover this follower: end it, so the next one does. (A turn
+      // waiting beside others on the turn-end stream usually is covered already.)
       this.wake();
     }
     return { close: () => this.subscribers.delete(sub) };
@@ -129,6 +149,7 @@ export class EventHub {
       }
       const keys = [...cursors.keys(), this.wakeKey];
       const ids = [...cursors.values(), this.wakeCursor];
+      this.reading = cursors;
       let res: [string, [string, string[]][]][] | null;
       try {
         this.blocking ??= this.redis.duplicate();
@@ -149,15 +170,18 @@ export class EventHub {
           if (last) this.wakeCursor = last[0];
           continue;
         }
-        const events = rows.map(toStored);
+        const events = rows.map((row) => ({ stored: toStored(row), session: sessionOf(row) }));
         for (const s of this.subscribers) {
           if (s.key !== key) continue;
-          const fresh = events.filter((e) => compareStreamIds(e.id, s.cursor) > 0);
+          const fresh = events.filter((e) => compareStreamIds(e.stored.id, s.cursor) > 0);
           const last = fresh[fresh.length - 1];
           if (!last) continue;
-          s.cursor = last.id;
+          // The cursor moves past other sessions' entries too, so the next read starts after them.
+          s.cursor = last.stored.id;
+          const mine = s.session === undefined ? fresh : fresh.filter((e) => e.session === s.session);
+          if (!mine.length) continue;
           try {
-            s.listener.onEvents(fresh);
+            s.listener.onEvents(mine.map((e) => e.stored));
           } catch (err) {
             this.subscribers.delete(s);
             s.listener.onError(err);

@@ -42,9 +42,24 @@ export class EventLog {
     const rows = await this.redis.xrevrange(this.keys.events(sessionId), '+', '-', 'COUNT', 1);
     return rows[0]?.[0] ?? '0-0';
   }
+
+  /**
+   * Where a turn starting now follows its end from (the newest entry of the deployment's
+   * turn-end stream, see {@link EventHub.subscribeTurnEnds}), or `0-0` when there is none.
+   */
+  async lastTurnEndId(): Promise<string> {
+    const rows = await this.redis.xrevrange(this.keys.turnEnds(), '+', '-', 'COUNT', 1);
+    return rows[0]?.[0] ?? '0-0';
+  }
 }
 
 export function toStored([id, fields]: [string, string[]]): StoredEvent {
   const idx = fields.indexOf('e');
   return { id, event: JSON.parse(fields[idx + 1]) as SessionEvent };
+}
+
+/** The session an entry of the deployment's turn-end stream belongs to. */
+export function sessionOf([, fields]: [string, string[]]): string | undefined {
+  const idx = fields.indexOf('s');
+  return idx >= 0 ? fields[idx + 1] : undefined;
 }

@@ -11,6 +11,14 @@ export class RedisKeys {
   turnEnded(id: string): string {
     return `${this.prefix}:session:${id}:ended`;
   }
+  /**
+   * Every session's `turn_end`, one stream for the deployment (capped), beside each session's own
+   * stream: what a turn waiting for its answer follows, so it wakes once, at its end, instead of at
+   * every event of its session (see EventHub.subscribeTurnEnds).
+   */
+  turnEnds(): string {
+    return `${this.prefix}:turn-ends`;
+  }
   /** One gateway process's wake-up stream for its event hub (see EventHub). */
   hubWake(instance: string): string {
     return `${this.prefix}:hub:${instance}:wake`;

@@ -71,7 +71,15 @@ export interface CheckpointExtras {
 // Checks the version and writes in one step, so two writers can never both win. The same step
 // keeps the running index (KEYS[4]) in line with the status, and gives the session's events,
 // trace and turn-end marker (KEYS[2], KEYS[3], KEYS[5]) the session's TTL, so they all expire
-// together when it goes idle.
+// together when it goes idle. A turn's end (the last of the events, see prepareCompareAndSet) is
+// also added to the deployment's turn-end stream (KEYS[6]), which turns waiting for their answer
+// follow.
+/**
+ * Entries the deployment's turn-end stream keeps (about; trimmed by whole stream nodes): a waiting
+ * turn reads its end within moments, so this only has to outlast a burst of turn ends.
+ */
+export const TURN_ENDS_KEPT = 1_000;
+
 const CAS_SCRIPT = `
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
@@ -104,6 +112,9 @@ if #ARGV >= first then
       redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'e', ARGV[i])
     end
     redis.call('EXPIRE', KEYS[2], ARGV[4])
+    if ARGV[10] == '1' then
+      redis.call('XADD', KEYS[6], 'MAXLEN', '~', '${TURN_ENDS_KEPT}', '*', 's', ARGV[7], 'e', ARGV[#ARGV])
+    end
   end
 end
 return 1
@@ -136,7 +147,7 @@ export function multiWithCompareAndSet(connection: Redis, prepared: PreparedChec
 function defineCompareAndSet(redis: Redis): void {
   // Sent by its digest (EVALSHA, loaded on first use): the script's text is not written to
   // the socket on every checkpoint.
-  if (!(CAS_COMMAND in redis)) redis.defineCommand(CAS_COMMAND, { numberOfKeys: 5, lua: CAS_SCRIPT });
+  if (!(CAS_COMMAND in redis)) redis.defineCommand(CAS_COMMAND, { numberOfKeys: 6, lua: CAS_SCRIPT });
 }
 
 export class RedisSessionStore implements SessionStore {
@@ -197,6 +208,9 @@ export class RedisSessionStore implements SessionStore {
     events: SessionEvent[] = [],
     also: CheckpointExtras = {},
   ): PreparedCheckpoint {
+    const endAt = events.findIndex((e) => e.type === 'turn_end');
+    // The script adds the last event to the turn-end stream: a turn's end comes last.
+    if (endAt >= 0 && endAt !== events.length - 1) throw new Error('turn_end must be the last event of a checkpoint');
     const now = new Date();
     const stored: Envelope = { ...next, version: expectedVersion + 1, updated_at: now.toISOString() };
     const id = next.session_id;
@@ -206,6 +220,7 @@ export class RedisSessionStore implements SessionStore {
       this.keys.trace(id),
       this.keys.running(),
       this.keys.turnEnded(id),
+      this.keys.turnEnds(),
       String(expectedVersion),
       String(stored.version),
       JSON.stringify(stored),
@@ -215,7 +230,7 @@ export class RedisSessionStore implements SessionStore {
       id,
       String(this.eventsMaxLen),
       String(next.turn_id),
-      events.some((e) => e.type === 'turn_end') ? '1' : '0',
+      endAt >= 0 ? '1' : '0',
       also.trace ? JSON.stringify(also.trace) : '',
       String(this.traceMaxRecords),
       String(also.events?.length ?? 0),
