@@ -26,8 +26,8 @@ export interface GuardDialect {
   fromFirst: boolean;
   /**
    * The target runs queries on a database, so side-effecting functions and file reads
-   * (`read_csv('…')`, `FROM 'file.parquet'`) must be refused and a SQL parser gives a second
-   * opinion; a streaming engine has neither.
+   * (`read_csv('…')`, `FROM 'file.parquet'`) must be refused here too (the adapter's guard refuses
+   * them again on the engine's own parse tree); a streaming engine has neither.
    */
   database: boolean;
   /** Why WITH is refused, when the engine has no common table expressions. */

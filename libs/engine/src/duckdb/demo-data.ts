@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { demoCreateTableSql, demoDataset, demoInsertSql } from '../sql/demo-dataset';
+import { DUCKDB_DEMO_TYPES } from './demo-types';
 
 /**
  * Creates the demo tables and loads the demo rows on an open read-write connection, in one
@@ -11,7 +12,7 @@ export async function loadDemoData(connection: DuckDBConnection): Promise<void> 
   await connection.run('BEGIN TRANSACTION');
   try {
     for (const table of demoDataset()) {
-      await connection.run(demoCreateTableSql(table, 'duckdb'));
+      await connection.run(demoCreateTableSql(table, DUCKDB_DEMO_TYPES));
       for (const insert of demoInsertSql(table)) await connection.run(insert);
     }
     await connection.run('COMMIT');

@@ -1,5 +1,14 @@
 import type { Pool } from 'pg';
-import { demoCreateTableSql, demoDataset, demoInsertSql } from '../sql/demo-dataset';
+import { demoCreateTableSql, demoDataset, demoInsertSql, type DemoTypeNames } from '../sql/demo-dataset';
+
+/** PostgreSQL's spelling of the demo dataset's column types. */
+export const POSTGRES_DEMO_TYPES: DemoTypeNames = {
+  integer: 'INTEGER',
+  double: 'DOUBLE PRECISION',
+  text: 'TEXT',
+  timestamp: 'TIMESTAMP',
+  decimal: 'DECIMAL(10,2)',
+};
 
 /** Serialises concurrent loaders (parallel test files, replicas starting together). */
 const DEMO_LOCK_KEY = 'nl2p-demo-data';
@@ -35,7 +44,7 @@ export async function ensurePostgresDemo(pool: Pool, options: { schema?: string 
     // Unqualified names in the shared DDL land in the demo schema.
     await client.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
     for (const table of tables) {
-      await client.query(demoCreateTableSql(table, 'postgres'));
+      await client.query(demoCreateTableSql(table, POSTGRES_DEMO_TYPES));
       for (const insert of demoInsertSql(table)) await client.query(insert);
     }
     await client.query('COMMIT');

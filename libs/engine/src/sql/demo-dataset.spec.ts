@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { DUCKDB_DEMO_TYPES } from '../duckdb/demo-types';
+import { POSTGRES_DEMO_TYPES } from '../postgres/demo-data';
 import { DEMO_DATASET_VERSION, demoCreateTableSql, demoDataset, demoInsertSql } from './demo-dataset';
 
 describe('demoDataset', () => {
@@ -54,10 +56,10 @@ describe('demoDataset', () => {
   it('renders DDL per dialect and escapes literals', () => {
     const [readings, , customers] = demoDataset();
     if (!readings || !customers) throw new Error('missing tables');
-    expect(demoCreateTableSql(readings, 'duckdb')).toBe(
+    expect(demoCreateTableSql(readings, DUCKDB_DEMO_TYPES)).toBe(
       'CREATE TABLE "sensor_readings" ("ts" TIMESTAMP, "device_id" VARCHAR, "temperature" DOUBLE, "humidity" DOUBLE, "battery" INTEGER)',
     );
-    expect(demoCreateTableSql(customers, 'postgres')).toBe(
+    expect(demoCreateTableSql(customers, POSTGRES_DEMO_TYPES)).toBe(
       'CREATE TABLE "customers" ("customer_id" INTEGER PRIMARY KEY, "name" TEXT, "country" TEXT, "segment" TEXT)',
     );
     const inserts = demoInsertSql(customers, 16);

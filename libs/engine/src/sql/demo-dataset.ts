@@ -10,7 +10,7 @@
 /** Bumped whenever the generated rows change, so a stale demo file can be recognised. */
 export const DEMO_DATASET_VERSION = 1;
 
-/** Column types the demo uses, mapped to each database's own spelling in {@link demoColumnSqlType}. */
+/** Column types the demo uses, spelled by each database's own {@link DemoTypeNames}. */
 export type DemoColumnType = 'integer' | 'double' | 'text' | 'timestamp' | 'decimal';
 
 /**
@@ -32,27 +32,14 @@ export interface DemoTable {
   rows: DemoValue[][];
 }
 
-/** The SQL type for a demo column in the given database. */
-export function demoColumnSqlType(type: DemoColumnType, dialect: 'duckdb' | 'postgres'): string {
-  switch (type) {
-    case 'integer':
-      return 'INTEGER';
-    case 'double':
-      return dialect === 'duckdb' ? 'DOUBLE' : 'DOUBLE PRECISION';
-    case 'text':
-      return dialect === 'duckdb' ? 'VARCHAR' : 'TEXT';
-    case 'timestamp':
-      return 'TIMESTAMP';
-    case 'decimal':
-      return 'DECIMAL(10,2)';
-  }
-}
+/** Each database's spelling of the demo's column types, given by its own folder. */
+export type DemoTypeNames = Readonly<Record<DemoColumnType, string>>;
 
 /** `CREATE TABLE` for one demo table; both databases accept the same shape. */
-export function demoCreateTableSql(table: DemoTable, dialect: 'duckdb' | 'postgres'): string {
+export function demoCreateTableSql(table: DemoTable, types: DemoTypeNames): string {
   const cols = table.columns.map((c) => {
     const pk = c.name === table.primaryKey ? ' PRIMARY KEY' : '';
-    return `${quoteIdent(c.name)} ${demoColumnSqlType(c.type, dialect)}${pk}`;
+    return `${quoteIdent(c.name)} ${types[c.type]}${pk}`;
   });
   return `CREATE TABLE ${quoteIdent(table.name)} (${cols.join(', ')})`;
 }

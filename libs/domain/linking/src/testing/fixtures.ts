@@ -2,14 +2,16 @@ import type { LinkSchema } from '../types';
 // The demo generator is a pure module (no imports, no I/O); going through @nl2p/engine would load
 // the DuckDB and PostgreSQL drivers into every linking spec.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { demoColumnSqlType, demoDataset } from '../../../../engine/src/sql/demo-dataset';
+import { demoDataset } from '../../../../engine/src/sql/demo-dataset';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { DUCKDB_DEMO_TYPES } from '../../../../engine/src/duckdb/demo-types';
 
 /** The demo dataset as the DuckDB catalog presents it: columns, and values of text columns with ≤ 50. */
 export function demoSchema(): LinkSchema {
   const tables: LinkSchema['tables'] = {};
   const values: NonNullable<LinkSchema['values']> = {};
   for (const t of demoDataset()) {
-    tables[t.name] = t.columns.map((c) => ({ name: c.name, data_type: demoColumnSqlType(c.type, 'duckdb') }));
+    tables[t.name] = t.columns.map((c) => ({ name: c.name, data_type: DUCKDB_DEMO_TYPES[c.type] }));
     t.columns.forEach((c, i) => {
       if (c.type !== 'text') return;
       const distinct = [...new Set(t.rows.map((r) => String(r[i])))].sort();
