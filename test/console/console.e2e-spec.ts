@@ -201,14 +201,19 @@ describe('web console in a real browser (Debian chromium), against the services 
       .draft({ content: DUCK_SQL, chunkDelayMs: 80 });
     const page = await open({ width: 390, height: 844 });
 
-    // A target this server does not have: the gateway's sentence, as is.
-    await page.getByLabel('Engine').selectOption('postgres');
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toBe('target postgres is not configured on this server (POSTGRES_URL is unset)');
-
+    // Only the targets this server has are offered, by name (PostgreSQL needs POSTGRES_URL, unset here).
+    await page.getByLabel('Engine').locator('option', { hasText: 'DuckDB' }).waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Engine').locator('option').allTextContents()).toEqual(['veloFlux', 'DuckDB']);
     await page.getByLabel('Engine').selectOption('duckdb');
     await page.locator('.streams summary', { hasText: 'sensor_readings' }).waitFor();
+
+    // A request the gateway refuses: its sentence, as is.
+    await page.getByLabel('Your request').fill('x'.repeat(4001));
+    await page.getByRole('button', { name: 'Send' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('text must be shorter than or equal to 4000 characters');
+
     await page.getByLabel('Your request').fill('average temperature per device above 30');
     await page.getByRole('button', { name: 'Send' }).click();
     // The draft streams in live, while the turn still runs.

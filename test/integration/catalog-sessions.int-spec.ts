@@ -33,6 +33,22 @@ describe('catalog and session-management endpoints (GET /v1/streams, GET and DEL
     return { status: res.status, body: text ? JSON.parse(text) : null };
   }
 
+  describe('targets', () => {
+    it('lists the configured targets, the default first, with their names and nouns; unconfigured ones are left out', async () => {
+      const res = await call('GET', '/v1/targets');
+      expect(res.status).toBe(200);
+      // POSTGRES_URL is not set in this stack, so PostgreSQL is not offered.
+      expect(res.body).toEqual({
+        default: 'veloflux',
+        targets: [
+          { kind: 'veloflux', label: 'veloFlux', source_noun: 'stream', streaming: true },
+          { kind: 'duckdb', label: 'DuckDB', source_noun: 'table', streaming: false },
+        ],
+      });
+      expect((await call('GET', '/v1/targets', null)).status).toBe(401);
+    });
+  });
+
   describe('streams', () => {
     it("lists the default target's streams with their columns, read from the engine", async () => {
       const res = await call('GET', '/v1/streams');

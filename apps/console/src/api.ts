@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { SessionEvent, SessionSummary, SessionView } from '@nl2p/envelope';
+import type { SessionEvent, SessionSummary, SessionView, TargetList } from '@nl2p/envelope';
 
 /** What the gateway shows of a session (`GET /v1/sessions/:id`): the gateway's own contract. */
 export type { SessionView };
@@ -112,6 +112,11 @@ export class ConsoleApi {
     const text = await res.text();
     if (!res.ok) throw new ApiError(res.status, messageOf(res.status, text));
     return (text ? JSON.parse(text) : null) as T;
+  }
+
+  /** The targets this deployment can reach, the default first. */
+  targets() {
+    return this.request<TargetList>('GET', '/v1/targets');
   }
 
   streams(target?: string) {

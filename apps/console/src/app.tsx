@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { SessionEvent } from '@nl2p/envelope';
+import type { SessionEvent, TargetList } from '@nl2p/envelope';
 import {
   ApiError,
   ConsoleApi,
@@ -11,8 +11,6 @@ import {
   type TurnBody,
 } from './api';
 import { KeyForm, PipelineRequest, PreviewTable, SqlBlock, StreamsPanel, Timeline } from './components';
-
-const TARGETS = ['veloflux', 'duckdb', 'postgres'] as const;
 
 interface LiveNode {
   node: string;
@@ -45,6 +43,7 @@ function describeBody(body: TurnBody): string {
 export function App() {
   const api = useRef(new ConsoleApi()).current;
   const [target, setTarget] = useState<string>('');
+  const [targets, setTargets] = useState<TargetList['targets']>([]);
   const [session, setSession] = useState<SessionView | null>(null);
   const [turns, setTurns] = useState<TurnEntry[]>([]);
   const [streams, setStreams] = useState<StreamList | null>(null);
@@ -69,6 +68,8 @@ export function App() {
 
   const loadCatalog = async (forTarget: string) => {
     try {
+      // The deployment's targets, once (also after a key was given: this runs again then).
+      if (targets.length === 0) setTargets((await api.targets()).targets);
       const list = await api.streams(forTarget || undefined);
       setStreams(list);
       if (!forTarget) setTarget(list.target);
@@ -244,9 +245,9 @@ export function App() {
               newSession();
             }}
           >
-            {TARGETS.map((t) => (
-              <option key={t} value={t}>
-                {t}
+            {targets.map((t) => (
+              <option key={t.kind} value={t.kind}>
+                {t.label}
               </option>
             ))}
           </select>

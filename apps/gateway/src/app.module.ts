@@ -15,7 +15,7 @@ import { HealthController } from './health/health.controller';
 import { SeedTraceController, SeedTurnController, SessionsController } from './sessions/sessions.controller';
 import { TurnService } from './sessions/turn.service';
 import { CatalogService } from './streams/catalog.service';
-import { StreamsController } from './streams/streams.controller';
+import { StreamsController, TargetsController } from './streams/streams.controller';
 
 @Module({})
 export class GatewayModule {
@@ -41,6 +41,7 @@ export class GatewayModule {
         SeedTraceController,
         HealthController,
         StreamsController,
+        TargetsController,
       ],
       providers: [
         TurnService,

@@ -8,7 +8,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { TargetKind } from '@nl2p/envelope';
+import { TargetKind, type TargetList } from '@nl2p/envelope';
 import { configuredTargets, targetProfile, type EngineTarget, type StreamInfo } from '@nl2p/engine';
 
 /** Same bound as a turn's `stream` field. */
@@ -49,9 +49,20 @@ export class CatalogService implements OnModuleDestroy {
     return parsed.data;
   }
 
-  /** Targets a session may choose here (and whose catalogs can be read). */
-  targets(): TargetKind[] {
-    return configuredTargets(this.config);
+  /** Targets a session may choose here (and whose catalogs can be read), the default first. */
+  targets(): TargetList {
+    const kinds = configuredTargets(this.config);
+    const ordered = [
+      ...kinds.filter((k) => k === this.config.target),
+      ...kinds.filter((k) => k !== this.config.target),
+    ];
+    return {
+      default: this.config.target,
+      targets: ordered.map((kind) => {
+        const profile = targetProfile(kind);
+        return { kind, label: profile.label, source_noun: profile.sourceNoun, streaming: profile.streaming };
+      }),
+    };
   }
 
   async list(kind: TargetKind): Promise<StreamList> {

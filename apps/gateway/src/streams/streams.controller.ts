@@ -41,3 +41,20 @@ export class StreamsController {
     return this.catalog.describe(this.catalog.target(target), name);
   }
 }
+
+/** The targets this deployment can reach, so a client offers only those (and names them right). */
+@ApiTags('streams')
+@Controller('v1/targets')
+export class TargetsController {
+  constructor(private readonly catalog: CatalogService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The targets a session may choose here, the default first' })
+  @ApiResponse({
+    status: 200,
+    description: '`{default, targets: [{kind, label, source_noun, streaming}]}`',
+  })
+  list() {
+    return this.catalog.targets();
+  }
+}

@@ -1,4 +1,4 @@
-import type { Envelope } from './envelope';
+import type { Envelope, TargetKind } from './envelope';
 
 // The REST gateway's projections of a session: the wire contract its clients (CLI, console, MCP)
 // read, kept beside the envelope they project.
@@ -52,3 +52,9 @@ export function sessionSummary(e: Envelope) {
   };
 }
 export type SessionSummary = ReturnType<typeof sessionSummary>;
+
+/** `GET /v1/targets`: the targets a session may choose on this deployment, the default first. */
+export interface TargetList {
+  default: TargetKind;
+  targets: { kind: TargetKind; label: string; source_noun: 'stream' | 'table'; streaming: boolean }[];
+}

@@ -1,3 +1,4 @@
+import { GUARD_DIALECTS } from '../dialects';
 import { Findings } from '../findings';
 import { inspectSafety } from '../statement-safety';
 import { buildStructure } from '../structure';
@@ -69,10 +70,8 @@ export function sqlGrounding(dialect: 'duckdb' | 'postgres' = 'duckdb', extra: P
 /** What one DuckDB/PostgreSQL rule alone reports in `sql`. */
 export function sqlErrorsOf(rule: SqlTargetRule, sql: string, grounding: Grounding = sqlGrounding()): string[] {
   const statement = inspectSafety(sql, grounding.dialect).statements[0] ?? [];
-  const query = analyzeSqlTarget(buildStructure(statement), grounding, {
-    label: grounding.dialect === 'postgres' ? 'PostgreSQL' : 'DuckDB',
-    fromFirst: grounding.dialect === 'duckdb',
-  });
+  const { label, fromFirst } = GUARD_DIALECTS[grounding.dialect];
+  const query = analyzeSqlTarget(buildStructure(statement), grounding, { label, fromFirst });
   const out = new Findings();
   rule.check(query, out);
   return out.errors;
