@@ -1,18 +1,10 @@
 import { DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Preview, type TargetKind } from '@nl2p/envelope';
-import {
-  QueryTimeLimitError,
-  TargetQueryError,
-  type Catalog,
-  type EngineTarget,
-  type StreamInfo,
-  type ValidationResult,
-} from '../port';
+import type { TargetKind } from '@nl2p/envelope';
+import { QueryTimeLimitError, TargetQueryError, type Catalog, type StreamInfo, type ValidationResult } from '../port';
 import { readColumnValues } from '../sql/column-values';
-import { jsonSafe } from '../sql/json-values';
 import { foldOverloads, withSyntaxFunctions, type FunctionOverload } from '../sql/sql-functions';
-import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
-import { runForValidation } from '../sql/run-for-validation';
+import { RefusedQueryError } from '../sql/read-only-guard';
+import { SqlDatabaseTarget } from '../sql/sql-database-target';
 import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
 import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
 import { checkDuckDbSelect } from './duckdb-parser';
@@ -59,17 +51,20 @@ const INTERRUPT_REPEAT_MS = 25;
  * interrupted when it exceeds the time limit. Each call uses its own connection, so an interrupt
  * stops only that call.
  */
-export class DuckDbTarget implements EngineTarget {
+export class DuckDbTarget extends SqlDatabaseTarget {
   readonly kind: TargetKind = 'duckdb';
+  protected readonly label = 'DuckDB';
+  protected readonly guard = checkDuckDbSelect;
 
   private readonly path: string;
-  private readonly previewRows: number;
+  protected readonly previewRows: number;
   private readonly queryTimeoutMs: number;
   private readonly readOnly: boolean;
   private readonly setup: DuckDbTargetOptions['setup'];
   private instance: Promise<DuckDBInstance> | null = null;
 
   constructor(options: DuckDbTargetOptions) {
+    super();
     this.path = options.path;
     this.previewRows = options.previewRows ?? 20;
     this.queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
@@ -138,76 +133,21 @@ export class DuckDbTarget implements EngineTarget {
     };
   }
 
-  /**
-   * Checks the SQL, then asks DuckDB to prepare and `EXPLAIN` it. DuckDB's verdicts (parser,
-   * binder, catalog errors) come back as `{ok: false}` with DuckDB's own message; a refused text
-   * does too, without reaching the database. Environment failures (time limit, I/O) are thrown.
-   * Nothing is created, so there is nothing to clean up.
-   */
-  async validate(sql: string, tmpId: string): Promise<ValidationResult> {
-    assertTmpId(tmpId);
-    const verdict = await checkDuckDbSelect(sql);
-    if (!verdict.ok) {
-      return {
-        ok: false,
-        tmpId,
-        kind: verdict.cause === 'parse' ? 'syntax' : 'semantic',
-        error: `refused before reaching DuckDB: ${verdict.reason}`,
-      };
-    }
-    try {
-      await this.planOf(sql);
-    } catch (err) {
-      if (err instanceof RefusedQueryError) return { ok: false, tmpId, kind: 'semantic', error: err.message };
-      if (err instanceof TargetQueryError) throw err;
-      const message = errorText(err);
-      if (isDuckDbInfrastructureError(message))
-        throw new TargetQueryError(`DuckDB failed while validating: ${message}`, { cause: err });
-      return { ok: false, tmpId, kind: classifyDuckDbError(message), error: message };
-    }
-    return runForValidation(tmpId, () => this.preview(sql));
+  /** DuckDB's verdicts (parser, binder, catalog errors) with its own message; its trouble (time limit, I/O) thrown. */
+  protected planRejection(err: unknown, tmpId: string): ValidationResult {
+    if (err instanceof RefusedQueryError) return { ok: false, tmpId, kind: 'semantic', error: err.message };
+    if (err instanceof TargetQueryError) throw err;
+    const message = errorText(err);
+    if (isDuckDbInfrastructureError(message))
+      throw new TargetQueryError(`DuckDB failed while validating: ${message}`, { cause: err });
+    return { ok: false, tmpId, kind: classifyDuckDbError(message), error: message };
   }
 
-  /** The `EXPLAIN` plan of `sql` (validation created nothing under `tmpId` to read back). */
-  async explain(tmpId: string, sql: string): Promise<string> {
-    assertTmpId(tmpId);
-    return this.explainSql(sql);
-  }
-
-  /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
-  async explainSql(sql: string): Promise<string> {
-    const verdict = await checkDuckDbSelect(sql);
-    if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
-    return this.planOf(sql);
-  }
-
-  /** Forgets the plan; there is nothing in the database to delete. */
-  async cleanup(tmpId: string): Promise<void> {
-    assertTmpId(tmpId);
-  }
-
-  /** SQL targets have no pipeline to apply: the output is the SQL and its preview. */
-  buildPipelineRequest(): null {
-    return null;
-  }
-
-  /**
-   * The first {@link DuckDbTargetOptions.previewRows} rows of the SELECT, read-only and
-   * time-limited, with JSON-safe values. Throws {@link TargetQueryError} when the text is refused,
-   * the query fails, or it runs past the time limit.
-   */
-  async preview(sql: string): Promise<Preview> {
-    const verdict = await checkDuckDbSelect(sql);
-    if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
+  protected async readRows(previewSql: string): Promise<{ columns: string[]; rows: unknown[][] }> {
     try {
       return await this.withConnection(async (connection) => {
-        const reader = await runSingle(connection, previewQuery(sql, this.previewRows + 1), StatementType.SELECT);
-        const rows = reader.convertRows(previewValueConverter).map((row) => row.map(jsonSafe));
-        return {
-          columns: reader.columnNames(),
-          rows: rows.slice(0, this.previewRows),
-          truncated: rows.length > this.previewRows,
-        };
+        const reader = await runSingle(connection, previewSql, StatementType.SELECT);
+        return { columns: reader.columnNames(), rows: reader.convertRows(previewValueConverter) };
       });
     } catch (err) {
       if (err instanceof TargetQueryError) throw err;
@@ -222,7 +162,7 @@ export class DuckDbTarget implements EngineTarget {
     if (instance) (await instance.catch(() => null))?.closeSync();
   }
 
-  private async planOf(sql: string): Promise<string> {
+  protected async planOf(sql: string): Promise<string> {
     return this.withConnection(async (connection) => {
       // Preparing the draft on its own first makes DuckDB's errors point into the draft itself
       // rather than into `EXPLAIN <draft>`, and re-checks its statement count and type.
@@ -341,12 +281,6 @@ export class DuckDbTarget implements EngineTarget {
 
 function isMemoryPath(path: string): boolean {
   return path === ':memory:' || path === '' || path.startsWith(':memory:');
-}
-
-function assertTmpId(id: string): void {
-  if (!isTmpPipelineId(id)) {
-    throw new Error(`refusing temp id ${JSON.stringify(id)}: temp ids start with ${TMP_PIPELINE_PREFIX}`);
-  }
 }
 
 /**

@@ -1,18 +1,9 @@
 import { Pool, type PoolClient, type QueryArrayConfig, type QueryResult } from 'pg';
-import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type Column, type Preview, type TargetKind } from '@nl2p/envelope';
+import type { Column, TargetKind } from '@nl2p/envelope';
 import { foldOverloads, withSyntaxFunctions, type FunctionOverload } from '../sql/sql-functions';
-import {
-  QueryTimeLimitError,
-  TargetQueryError,
-  type Catalog,
-  type EngineTarget,
-  type StreamInfo,
-  type ValidationResult,
-} from '../port';
+import { QueryTimeLimitError, TargetQueryError, type Catalog, type StreamInfo, type ValidationResult } from '../port';
 import { readColumnValues } from '../sql/column-values';
-import { jsonSafe } from '../sql/json-values';
-import { previewQuery, RefusedQueryError } from '../sql/read-only-guard';
-import { runForValidation } from '../sql/run-for-validation';
+import { SqlDatabaseTarget } from '../sql/sql-database-target';
 import { asPgError, classifyPgError, formatPgError, isPgVerdict, PG_QUERY_CANCELED } from './classify';
 import { POSTGRES_FUNCTION_NAMES } from './function-names';
 import { checkPostgresSelect } from './postgres-parser';
@@ -48,15 +39,18 @@ const EXPLAIN_PREFIX = 'EXPLAIN ';
  * transaction does not stop every side effect a function can have (`pg_terminate_backend`, a user
  * function that writes through dblink), so connect as a role that may only SELECT the target schema.
  */
-export class PostgresTarget implements EngineTarget {
+export class PostgresTarget extends SqlDatabaseTarget {
   readonly kind: TargetKind = 'postgres';
+  protected readonly label = 'PostgreSQL';
+  protected readonly guard = checkPostgresSelect;
 
   private readonly pool: Pool;
   private readonly schema: string;
-  private readonly previewRows: number;
+  protected readonly previewRows: number;
   private readonly statementTimeoutMs: number;
 
   constructor(options: PostgresTargetOptions) {
+    super();
     this.schema = options.schema ?? 'public';
     this.previewRows = options.previewRows ?? 20;
     this.statementTimeoutMs = options.statementTimeoutMs ?? 5_000;
@@ -155,85 +149,24 @@ export class PostgresTarget implements EngineTarget {
     };
   }
 
-  /**
-   * Checks the SQL, then runs `EXPLAIN` in a read-only transaction. PostgreSQL's verdicts come back
-   * as `{ok: false}` with its message, SQLSTATE and hint; a refused text does too, without reaching
-   * the database. Server trouble (timeout, connection) is thrown. Nothing is created; the plan is
-   * remembered under `tmpId` for {@link explain}.
-   */
-  async validate(sql: string, tmpId: string): Promise<ValidationResult> {
-    assertTmpId(tmpId);
-    const verdict = await checkPostgresSelect(sql);
-    if (!verdict.ok) {
-      return {
-        ok: false,
-        tmpId,
-        kind: verdict.cause === 'parse' ? 'syntax' : 'semantic',
-        error: `refused before reaching PostgreSQL: ${verdict.reason}`,
-      };
+  /** PostgreSQL's verdicts with its message, SQLSTATE and hint; server trouble (timeout, connection) thrown. */
+  protected planRejection(err: unknown, tmpId: string): ValidationResult {
+    const pgError = asPgError(err);
+    if (pgError && pgError.code !== PG_QUERY_CANCELED && isPgVerdict(pgError.code)) {
+      return { ok: false, tmpId, kind: classifyPgError(pgError), error: formatPgError(pgError, EXPLAIN_PREFIX.length) };
     }
+    throw this.failure('validating', err);
+  }
+
+  protected override explainFailure(err: unknown): unknown {
+    return this.failure('explaining', err);
+  }
+
+  /** In a read-only transaction under the statement timeout. */
+  protected async readRows(previewSql: string): Promise<{ columns: string[]; rows: unknown[][] }> {
     try {
-      await this.planOf(sql);
-    } catch (err) {
-      const pgError = asPgError(err);
-      if (pgError && pgError.code !== PG_QUERY_CANCELED && isPgVerdict(pgError.code)) {
-        return {
-          ok: false,
-          tmpId,
-          kind: classifyPgError(pgError),
-          error: formatPgError(pgError, EXPLAIN_PREFIX.length),
-        };
-      }
-      throw this.failure('validating', err);
-    }
-    return runForValidation(tmpId, () => this.preview(sql));
-  }
-
-  /** The `EXPLAIN` plan of `sql` (validation created nothing under `tmpId` to read back). */
-  async explain(tmpId: string, sql: string): Promise<string> {
-    assertTmpId(tmpId);
-    return this.explainSql(sql);
-  }
-
-  /** The `EXPLAIN` plan of a SELECT, checked like {@link preview}; for callers that hold the SQL. */
-  async explainSql(sql: string): Promise<string> {
-    const verdict = await checkPostgresSelect(sql);
-    if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
-    try {
-      return await this.planOf(sql);
-    } catch (err) {
-      throw this.failure('explaining', err);
-    }
-  }
-
-  /** Forgets the plan; there is nothing in the database to delete. */
-  async cleanup(tmpId: string): Promise<void> {
-    assertTmpId(tmpId);
-  }
-
-  /** SQL targets have no pipeline to apply: the output is the SQL and its preview. */
-  buildPipelineRequest(): null {
-    return null;
-  }
-
-  /**
-   * The first {@link PostgresTargetOptions.previewRows} rows of the SELECT, in a read-only
-   * transaction under the statement timeout, with JSON-safe values. Throws
-   * {@link TargetQueryError} when the text is refused, the query fails, or it times out.
-   */
-  async preview(sql: string): Promise<Preview> {
-    const verdict = await checkPostgresSelect(sql);
-    if (!verdict.ok) throw new RefusedQueryError(verdict.reason, verdict.cause);
-    try {
-      const result = await this.session((client) =>
-        client.query(extended(previewQuery(sql, this.previewRows + 1), previewTypes)),
-      );
-      const rows = (result.rows as unknown[][]).map((row) => row.map(jsonSafe));
-      return {
-        columns: result.fields.map((f) => f.name),
-        rows: rows.slice(0, this.previewRows),
-        truncated: rows.length > this.previewRows,
-      };
+      const result = await this.session((client) => client.query(extended(previewSql, previewTypes)));
+      return { columns: result.fields.map((f) => f.name), rows: result.rows as unknown[][] };
     } catch (err) {
       throw this.failure('running the preview', err);
     }
@@ -244,7 +177,7 @@ export class PostgresTarget implements EngineTarget {
     if (!this.pool.ended) await this.pool.end();
   }
 
-  private async planOf(sql: string): Promise<string> {
+  protected async planOf(sql: string): Promise<string> {
     const result: QueryResult<unknown[]> = await this.session((client) =>
       client.query(extended(`${EXPLAIN_PREFIX}${sql}`)),
     );
@@ -471,10 +404,4 @@ function extended(text: string, types?: QueryArrayConfig['types']): ExtendedQuer
 
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
-}
-
-function assertTmpId(id: string): void {
-  if (!isTmpPipelineId(id)) {
-    throw new Error(`refusing temp id ${JSON.stringify(id)}: temp ids start with ${TMP_PIPELINE_PREFIX}`);
-  }
 }
