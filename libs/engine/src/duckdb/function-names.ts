@@ -1,4 +1,5 @@
 // The names DuckDB's catalog is read for (see sql/sql-functions.ts).
+import { SQL_WINDOW_FUNCTIONS } from '../sql/sql-functions';
 
 /** Functions the model is likely to need for analytics over the demo-like tables, DuckDB spelling. */
 export const DUCKDB_FUNCTION_NAMES: readonly string[] = [
@@ -36,18 +37,8 @@ export const DUCKDB_FUNCTION_NAMES: readonly string[] = [
   'covar_pop',
   'regr_slope',
   'histogram',
-  // window
-  'row_number',
-  'rank',
-  'dense_rank',
-  'percent_rank',
-  'cume_dist',
-  'ntile',
-  'lag',
-  'lead',
-  'first_value',
-  'last_value',
-  'nth_value',
+  // window (the standard's, needing OVER (…))
+  ...SQL_WINDOW_FUNCTIONS,
   // date and time
   'date_trunc',
   'time_bucket',

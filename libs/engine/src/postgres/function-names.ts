@@ -1,4 +1,5 @@
 // The names PostgreSQL's catalog is read for (see sql/sql-functions.ts).
+import { SQL_WINDOW_FUNCTIONS } from '../sql/sql-functions';
 
 /** Functions the model is likely to need for analytics over the demo-like tables, pg_catalog spelling. */
 export const POSTGRES_FUNCTION_NAMES: readonly string[] = [
@@ -27,18 +28,8 @@ export const POSTGRES_FUNCTION_NAMES: readonly string[] = [
   'covar_samp',
   'regr_slope',
   'regr_intercept',
-  // window
-  'row_number',
-  'rank',
-  'dense_rank',
-  'percent_rank',
-  'cume_dist',
-  'ntile',
-  'lag',
-  'lead',
-  'first_value',
-  'last_value',
-  'nth_value',
+  // window (the standard's, needing OVER (…))
+  ...SQL_WINDOW_FUNCTIONS,
   // date and time
   'date_trunc',
   'date_bin',

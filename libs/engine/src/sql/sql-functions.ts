@@ -49,7 +49,7 @@ export const SYNTAX_FUNCTIONS: readonly FunctionInfo[] = [
 ];
 
 /** Ranking and offset functions; catalogs list them as aggregates, but they need `OVER (…)`. */
-const WINDOW_ONLY = new Set([
+export const SQL_WINDOW_FUNCTIONS: readonly string[] = [
   'row_number',
   'rank',
   'dense_rank',
@@ -61,7 +61,8 @@ const WINDOW_ONLY = new Set([
   'first_value',
   'last_value',
   'nth_value',
-]);
+];
+const WINDOW_ONLY: ReadonlySet<string> = new Set(SQL_WINDOW_FUNCTIONS);
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/i;
 
