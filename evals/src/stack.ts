@@ -2,10 +2,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { loadConfig } from '@nl2p/config';
 import { ensureDemoDatabase } from '@nl2p/engine';
-import { SERVICES, ServiceProcess, freePort, waitForHealth } from '@nl2p/testing';
+import { SERVICES, ServiceProcess, deleteKeysWithPrefix, freePort, waitForHealth } from '@nl2p/testing';
 
 /** Environment keys handed through to the services: the LLM and the knobs that shape answers. */
 const PASS_THROUGH =
@@ -89,17 +88,7 @@ export async function startEvalStack(opts: {
   const procs = SERVICES.map((name) => new ServiceProcess(name, env, opts.dist));
   const stop = async () => {
     await Promise.all(procs.map((p) => p.stop()));
-    const redis = new Redis(opts.redisUrl);
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        if (keys.length) await redis.unlink(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await deleteKeysWithPrefix(opts.redisUrl, prefix);
     rmSync(duckdbPath, { force: true });
     rmSync(`${duckdbPath}.wal`, { force: true });
   };

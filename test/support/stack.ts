@@ -1,6 +1,5 @@
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
@@ -8,6 +7,7 @@ import path from 'node:path';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import { loadConfig, type AppConfig } from '@nl2p/config';
 import { WorkerLifecycle } from '@nl2p/workflow-runtime';
+import { deleteKeysWithPrefix } from '@nl2p/launcher';
 import { createGatewayApp } from '../../apps/gateway/src/create-app';
 import { ExplainerModule } from '../../apps/explainer/src/explainer.module';
 import { RouterLlmModule } from '../../apps/router-llm/src/router-llm.module';
@@ -108,16 +108,6 @@ export async function startStack(
 }
 
 /** Removes every key a test stack wrote, so nothing outlives the test file. */
-export async function deletePrefix(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+export function deletePrefix(url: string, prefix: string): Promise<void> {
+  return deleteKeysWithPrefix(url, prefix);
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import net from 'node:net';
+import { Redis } from 'ioredis';
 
 /** A Redis this process started; `stop` ends it (SIGTERM: an append-only file is flushed first). */
 export interface LocalRedis {
@@ -71,4 +72,22 @@ export async function startLocalRedis(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * Removes every key under `prefix` (a throw-away stack's, when it stops), so nothing outlives the
+ * run. Takes a connection, or a URL to open one for just this.
+ */
+export async function deleteKeysWithPrefix(redis: Redis | string, prefix: string): Promise<void> {
+  const client = typeof redis === 'string' ? new Redis(redis) : redis;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await client.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    if (typeof redis === 'string') client.disconnect();
+  }
 }
