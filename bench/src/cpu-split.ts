@@ -47,3 +47,32 @@ export async function cpuSplit(processes: Record<string, number[]>, work: () => 
   const total = Object.values(per_unit_ms).reduce((s, v) => s + v, 0);
   return { units, wall_s: round(wall_s, 2), per_unit_ms, total_per_unit_ms: round(total, 2) };
 }
+
+/** Section 1c: CPU per happy-path turn by process, queued, floor and in-process side by side. */
+export interface CpuPerTurn {
+  sessions: number;
+  turns_per_round: number;
+  rounds: number;
+  /** Median over the rounds, per process and in total. */
+  queued: CpuSplit;
+  floor: CpuSplit;
+  in_process: CpuSplit;
+}
+
+/** Per process, the median of the rounds' figures (and the median of their totals). */
+export function medianSplit(rounds: CpuSplit[]): CpuSplit {
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? s[Math.floor(s.length / 2)] : NaN;
+  };
+  const names = [...new Set(rounds.flatMap((r) => Object.keys(r.per_unit_ms)))];
+  return {
+    units: rounds.reduce((s, r) => s + r.units, 0),
+    wall_s: round(
+      rounds.reduce((s, r) => s + r.wall_s, 0),
+      2,
+    ),
+    per_unit_ms: Object.fromEntries(names.map((n) => [n, median(rounds.map((r) => r.per_unit_ms[n] ?? 0))])),
+    total_per_unit_ms: median(rounds.map((r) => r.total_per_unit_ms)),
+  };
+}

@@ -1,3 +1,4 @@
+import type { CpuPerTurn } from './cpu-split';
 import type { MachineFacts } from './machine';
 import type { SessionMemory } from './memory';
 import type { Comparison } from './orchestration';
@@ -19,6 +20,7 @@ export interface BenchReport {
   };
   round_trips: { happy_turns: number; queued: RoundTrips; floor: RoundTrips };
   turn_time_split: TurnTimeSplit;
+  cpu_per_turn: CpuPerTurn;
   peak_rss: ProcessMemory[];
   session_memory: SessionMemory;
   scaling: ScalingPoint[];
@@ -157,6 +159,45 @@ export function renderMarkdown(r: BenchReport): string {
     table(
       ['node', 'service', 'queued ms', 'in-process ms'],
       sp.per_node.map((n) => [n.node, n.service, fmt(n.queued_ms, 2), fmt(n.in_process_ms, 2)]),
+    ),
+  );
+  out.push('');
+  const c = r.cpu_per_turn;
+  out.push('');
+  out.push(
+    `CPU per happy-path turn, by process (${c.sessions} sessions, ${c.turns_per_round} turns a round, median of ` +
+      `${c.rounds} rounds; /proc user + system time): queued beside a floor chain of the same route and an ` +
+      'in-process turn. "load generator" is the bench process: the client, the fake LLM and Manager, and for ' +
+      'in-process the handlers themselves. Once every core is busy, turns/s ÷ floor chains/s cannot exceed ' +
+      'floor CPU ÷ queued CPU.',
+  );
+  out.push('');
+  const processes = [
+    ...new Set([
+      ...Object.keys(c.queued.per_unit_ms),
+      ...Object.keys(c.floor.per_unit_ms),
+      ...Object.keys(c.in_process.per_unit_ms),
+    ]),
+  ];
+  const cell = (x: CpuPerTurn['queued'], name: string) => (name in x.per_unit_ms ? fmt(x.per_unit_ms[name], 2) : '–');
+  out.push(
+    table(
+      ['process', 'queued ms per turn', 'floor ms per chain', 'in-process ms per turn'],
+      [
+        ...processes.map((p) => [p, cell(c.queued, p), cell(c.floor, p), cell(c.in_process, p)]),
+        [
+          '**total**',
+          `**${fmt(c.queued.total_per_unit_ms, 2)}**`,
+          `**${fmt(c.floor.total_per_unit_ms, 2)}**`,
+          `**${fmt(c.in_process.total_per_unit_ms, 2)}**`,
+        ],
+        [
+          'floor CPU ÷ this (ceiling of turns/s ÷ floor chains/s when CPU-bound)',
+          `${fmt((100 * c.floor.total_per_unit_ms) / c.queued.total_per_unit_ms, 0)} %`,
+          '100 %',
+          `${fmt((100 * c.floor.total_per_unit_ms) / c.in_process.total_per_unit_ms, 0)} %`,
+        ],
+      ],
     ),
   );
   out.push('');

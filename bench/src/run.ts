@@ -4,17 +4,18 @@ import path from 'node:path';
 import { loadConfig } from '@nl2p/config';
 import { WORKFLOW_QUEUES } from '@nl2p/graph';
 import { CpuMeter } from './cpu';
+import { cpuSplit, medianSplit, type CpuPerTurn, type CpuSplit } from './cpu-split';
 import { BullFloor } from './floor';
 import { InProcessGraph } from './in-process';
 import { machineFacts } from './machine';
 import { sessionMemory } from './memory';
-import { floorRoutes, orchestration } from './orchestration';
+import { floorRoutes, orchestration, type FloorRoute } from './orchestration';
 import { promptCost } from './prompt-cost';
 import { renderMarkdown, type BenchReport } from './report';
 import { countRoundTrips } from './round-trips';
 import { turnTimeSplit } from './span-timings';
 import { closedLoop, scalingPoint, type ScalingConfig, type ScalingPoint } from './scaling';
-import { benchModel, requestFor } from './scripted';
+import { benchModel, requestFor, type BenchPath } from './scripted';
 import { BenchStack } from './stack';
 
 export interface BenchOptions {
@@ -91,6 +92,9 @@ export async function runBench(
       return tripTurns * happyNodes;
     });
 
+    opts.log('section 1c: CPU per turn by process');
+    const cpuPerTurn = await cpuPerHappyTurn(stack, floor, inProcessGraph, routes, quick);
+
     opts.log('section 4: memory per session');
     const memory = await sessionMemory(stack.client, stack.redis, stack.prefix, 10);
 
@@ -133,6 +137,7 @@ export async function runBench(
       },
       round_trips: { happy_turns: tripTurns, queued: queuedTrips, floor: floorTrips },
       turn_time_split: split,
+      cpu_per_turn: cpuPerTurn,
       peak_rss: peakRss,
       session_memory: memory,
       scaling,
@@ -155,4 +160,64 @@ export async function runBench(
     await floor.stop();
     await stack.stop();
   }
+}
+
+/**
+ * Section 1c: what one happy-path turn costs the machine's CPU, process by process, at 16
+ * sessions, beside a floor chain of the same route and an in-process turn. Each round runs the
+ * three one after the other; the figures are the rounds' medians. Where every core is busy (64
+ * sessions), turns/s ÷ floor chains/s cannot exceed floor CPU per chain ÷ CPU per turn.
+ */
+async function cpuPerHappyTurn(
+  stack: BenchStack,
+  floor: BullFloor,
+  graph: InProcessGraph,
+  routes: Record<BenchPath, FloorRoute>,
+  quick: boolean,
+): Promise<CpuPerTurn> {
+  const sessions = 16;
+  const turns = quick ? 2 : 10;
+  const rounds = quick ? 1 : 3;
+  const all = async (one: () => Promise<void>) => {
+    await Promise.all(Array.from({ length: sessions }, one));
+    return sessions * turns;
+  };
+  const services = Object.fromEntries(stack.processes().map(({ service, proc }) => [service, [proc.pid ?? -1]]));
+  const servicePids = new Set(stack.processes().map(({ proc }) => proc.pid));
+  const redis = stack.pids().filter((p) => !servicePids.has(p));
+  const route = routes.happy;
+  const parts: Record<'queued' | 'floor' | 'in_process', CpuSplit[]> = { queued: [], floor: [], in_process: [] };
+  for (let r = 0; r < rounds; r++) {
+    parts.queued.push(
+      await cpuSplit({ ...services, redis }, () =>
+        all(async () => {
+          const sid = await stack.client.createSession();
+          for (let i = 0; i < turns; i++) await stack.client.turn(sid, { text: requestFor('happy') });
+        }),
+      ),
+    );
+    parts.floor.push(
+      await cpuSplit({ 'floor workers': floor.pids(), redis }, () =>
+        all(async () => {
+          for (let i = 0; i < turns; i++) await floor.chain(route.queues, route.payload);
+        }),
+      ),
+    );
+    parts.in_process.push(
+      await cpuSplit({}, () =>
+        all(async () => {
+          let e = graph.newSession();
+          for (let i = 0; i < turns; i++) e = (await graph.turn(e, { text: requestFor('happy') })).envelope;
+        }),
+      ),
+    );
+  }
+  return {
+    sessions,
+    turns_per_round: sessions * turns,
+    rounds,
+    queued: medianSplit(parts.queued),
+    floor: medianSplit(parts.floor),
+    in_process: medianSplit(parts.in_process),
+  };
 }

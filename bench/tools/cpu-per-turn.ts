@@ -4,7 +4,7 @@
 // turns round by round, so a shared machine's load lands on both alike.
 // Uses the bench's build (tmp/bench-dist; `npx tsc -p tsconfig.build.json --outDir tmp/bench-dist
 // && npx tsc-alias -p tsconfig.build.json --outDir tmp/bench-dist`).
-//   [BASE_DIST=tmp/bench-dist-base] [ROUNDS=3] node -r ./test/support/register-ts.js \
+//   [BASE_DIST=tmp/bench-dist-base] [NEW_NODE_OPTIONS=…] [ROUNDS=3] node -r ./test/support/register-ts.js \
 //     bench/tools/cpu-per-turn.ts [sessions] [turns each] [happy|repair]
 import { loadConfig } from '@nl2p/config';
 import { WORKFLOW_QUEUES } from '@nl2p/graph';
@@ -31,7 +31,14 @@ async function main(): Promise<void> {
   const floor = new BullFloor(first.redis, redis.url, first.prefix, WORKFLOW_QUEUES);
   let graph: InProcessGraph | undefined;
   try {
-    for (const { stack } of stacks) await stack.start();
+    // NEW_NODE_OPTIONS: Node options for the "new" stack only (e.g. to A/B a V8 flag on one build).
+    const nodeOptions = process.env.BENCH_NODE_OPTIONS;
+    for (const { name, stack } of stacks) {
+      const options = name === 'new' ? (process.env.NEW_NODE_OPTIONS ?? nodeOptions) : nodeOptions;
+      if (options === undefined) delete process.env.BENCH_NODE_OPTIONS;
+      else process.env.BENCH_NODE_OPTIONS = options;
+      await stack.start();
+    }
     await floor.start();
     graph = new InProcessGraph(loadConfig(first.env));
     const routes = await floorRoutes(graph);
