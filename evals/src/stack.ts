@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@nl2p/config';
 import { ensureDemoDatabase } from '@nl2p/engine';
+import { llmProvider } from '@nl2p/llm';
 import { SERVICES, ServiceProcess, deleteKeysWithPrefix, freePort, waitForHealth } from '@nl2p/testing';
 
 /** Environment keys handed through to the services: the LLM and the knobs that shape answers. */
@@ -19,17 +20,8 @@ export function passThroughEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** The LLM settings worth printing beside the figures (never the key), with the provider they resolve to. */
 export function llmSettings(env: NodeJS.ProcessEnv): Record<string, string> {
-  const llm = loadConfig(passThroughEnv(env)).llm;
-  const out: Record<string, string> =
-    llm.provider === 'local'
-      ? {
-          provider: 'local (embedded, node-llama-cpp)',
-          model: path.basename(llm.local.modelPath),
-          constrained: String(llm.local.constrained),
-          prompts: llm.local.prompts,
-          threads: String(llm.local.threads),
-        }
-      : { provider: `openai-compatible at ${llm.baseUrl}`, structured_output: llm.structuredOutput };
+  const config = loadConfig(passThroughEnv(env));
+  const out = llmProvider(config).settings(config);
   for (const [k, v] of Object.entries(env)) {
     if (!v || !/^(LLM_|LOCAL_)/.test(k) || /KEY|TOKEN|SECRET|PASSWORD/i.test(k)) continue;
     out[k] = v;
@@ -103,23 +95,16 @@ export async function startEvalStack(opts: {
 }
 
 /**
- * Fails fast, with a clear message, when the configured OpenAI-compatible server does not answer.
- * Nothing to check when the services resolve to the embedded local model.
+ * Fails fast, with a clear message, when the configured LLM cannot be reached (the provider's own check).
+ * Nothing to check for the embedded local model (its services load it at start).
  */
 export async function checkLlmReachable(env: NodeJS.ProcessEnv): Promise<void> {
-  if (loadConfig(passThroughEnv(env)).llm.provider === 'local') return;
-  const base = env.LLM_BASE_URL ?? 'http://127.0.0.1:11434/v1';
+  const config = loadConfig(passThroughEnv(env));
   try {
-    const res = await fetch(`${base.replace(/\/$/, '')}/models`, {
-      headers: env.LLM_API_KEY ? { authorization: `Bearer ${env.LLM_API_KEY}` } : {},
-      signal: AbortSignal.timeout(5_000),
-    });
-    await res.body?.cancel();
+    await llmProvider(config).checkReachable?.(config);
   } catch (err) {
     throw new Error(
-      `no LLM answers at LLM_BASE_URL=${base} (${err instanceof Error ? err.message : String(err)}). ` +
-        'Set LLM_BASE_URL / LLM_API_KEY / LLM_MODEL (or put them in .env), point EVAL_GATEWAY_URL at a running gateway, ' +
-        'or unset LLM_BASE_URL to use the embedded local model.',
+      `${err instanceof Error ? err.message : String(err)} (or point EVAL_GATEWAY_URL at a running gateway)`,
     );
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type AppConfig } from '@nl2p/config';
 import { ensureDemoDatabase, targetProfile } from '@nl2p/engine';
+import { llmProvider } from '@nl2p/llm';
 import {
   ROOT,
   SERVICES,
@@ -96,10 +97,7 @@ async function ensureRedis(
 }
 
 function banner(config: AppConfig, url: string, logDir: string): string {
-  const llm =
-    config.llm.provider === 'local'
-      ? `local model ${config.llm.local.modelPath} (in-process, CPU)\n             (for an OpenAI-compatible server set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL)`
-      : `${config.llm.baseUrl} model ${config.llm.models.reasoning} (OpenAI-compatible)`;
+  const llm = llmProvider(config).whereabouts(config);
   return [
     'nl2pipeline is running.',
     `  gateway:   ${url}   (OpenAPI: ${url}/openapi.json, docs: ${url}/docs)`,

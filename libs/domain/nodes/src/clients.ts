@@ -1,7 +1,13 @@
 import type { AppConfig } from '@nl2p/config';
 import type { TargetKind } from '@nl2p/envelope';
 import { configuredTargets, instanceKey, targetProfile, type EngineTarget, type TargetProfile } from '@nl2p/engine';
-import { LocalLlmClient, OpenAiLlmClient, type LlmClient, type LlmRole, type LlmUsage } from '@nl2p/llm';
+import {
+  createLlmClient as createProviderClient,
+  llmProvider,
+  type LlmClient,
+  type LlmRole,
+  type LlmUsage,
+} from '@nl2p/llm';
 import { recordEngineCall, recordLlmCall } from '@nl2p/telemetry';
 
 /**
@@ -45,54 +51,28 @@ export class Engines {
   }
 }
 
-/** Whether the LLM nodes send compact prompts: the local provider's small models, unless told otherwise. */
+/** Whether the LLM nodes send compact prompts (the provider's small models, unless told otherwise). */
 export function compactPrompts(config: AppConfig): boolean {
-  return config.llm.provider === 'local' && config.llm.local.prompts === 'compact';
+  return llmProvider(config).compactPrompts(config);
 }
 
 /**
- * The configured LLM provider (`config.llm.provider`): the OpenAI-compatible client, or the
- * embedded local model (node-llama-cpp, loaded once per process, see {@link LocalModelLifecycle}).
- * Either way every call lands in the current node run's call log and as a GenAI span.
+ * The configured LLM provider's client (`config.llm.provider`, see `LLM_PROVIDERS` in @nl2p/llm),
+ * with every call landing in the current node run's call log and as a GenAI span.
  */
 export function createLlmClient(config: AppConfig): LlmClient {
-  const record =
-    (provider: string) =>
-    (u: LlmUsage, role: LlmRole): void =>
-      recordLlmCall(
-        {
-          provider,
-          model: u.model,
-          input_tokens: u.input_tokens,
-          output_tokens: u.output_tokens,
-          latency_ms: u.latency_ms,
-          finish_reason: u.finish_reason,
-          retries: u.retries,
-        },
-        role,
-      );
-  if (config.llm.provider === 'local') {
-    const local = config.llm.local;
-    return new LocalLlmClient({
-      modelPath: local.modelPath,
-      contextSize: local.contextSize,
-      maxTokens: local.maxTokens,
-      threads: local.threads,
-      sequences: local.sequences,
-      constrained: local.constrained,
-      frequencyPenalty: local.frequencyPenalty,
-      timeoutMs: config.llm.timeoutMs,
-      // Not one of the GenAI conventions' well-known names (those are hosted APIs): the runtime.
-      onUsage: record('llama.cpp'),
-    });
-  }
-  return new OpenAiLlmClient({
-    baseUrl: config.llm.baseUrl,
-    apiKey: config.llm.apiKey,
-    models: config.llm.models,
-    timeoutMs: config.llm.timeoutMs,
-    maxRetries: config.llm.maxRetries,
-    structuredOutput: config.llm.structuredOutput,
-    onUsage: record('openai'),
-  });
+  return createProviderClient(config, (provider, u: LlmUsage, role: LlmRole) =>
+    recordLlmCall(
+      {
+        provider,
+        model: u.model,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        latency_ms: u.latency_ms,
+        finish_reason: u.finish_reason,
+        retries: u.retries,
+      },
+      role,
+    ),
+  );
 }

@@ -9,7 +9,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { APP_CONFIG, ConfigModule, type AppConfig } from '@nl2p/config';
-import { LocalLlmClient, disposeLocalModels, type LlmClient } from '@nl2p/llm';
+import { llmProvider, type LlmClient } from '@nl2p/llm';
 import type { Catalog } from '@nl2p/engine';
 import { InfraModule, TMP_PIPELINES, type TmpPipelineLedger } from '@nl2p/workflow-runtime';
 import { CatalogCache } from '@nl2p/session-store';
@@ -36,14 +36,14 @@ export interface WorkerCoreOptions {
 const WORKER_CORE_OPTIONS = Symbol('WORKER_CORE_OPTIONS');
 
 /**
- * The embedded model's lifecycle in an app that runs LLM nodes: loaded at start (so the first
- * request does not wait for it, and a missing GGUF stops the service with a clear message
- * instead of failing every request), freed at shutdown. Nothing happens with the
- * OpenAI-compatible provider or in apps without LLM nodes.
+ * The LLM provider's lifecycle in an app that runs LLM nodes: what the provider must load (the
+ * embedded model) is loaded at start, so the first request does not wait for it and a missing
+ * model stops the service with a clear message instead of failing every request; it is freed at
+ * shutdown. Nothing happens for providers with nothing to load, or in apps without LLM nodes.
  */
 @Injectable()
-export class LocalModelLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('LocalModel');
+export class LlmProviderLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('LlmProvider');
 
   constructor(
     @Inject(LLM_CLIENT) private readonly llm: LlmClient,
@@ -51,22 +51,14 @@ export class LocalModelLifecycle implements OnApplicationBootstrap, OnApplicatio
     @Inject(WORKER_CORE_OPTIONS) private readonly options: WorkerCoreOptions,
   ) {}
 
-  private get active(): boolean {
-    return !!this.options.usesLlm && this.llm instanceof LocalLlmClient;
-  }
-
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.active) return;
-    const info = await (this.llm as LocalLlmClient).warmUp();
-    this.logger.log(
-      `local model ${info.model} loaded in ${info.loadMs} ms (context ${info.contextSize} tokens, ` +
-        `${info.threads} threads, ${info.sequences} sequence(s), constrained decoding ` +
-        `${this.config.llm.local.constrained ? 'on' : 'OFF'})`,
-    );
+    const provider = llmProvider(this.config);
+    if (!this.options.usesLlm || !provider.warmUp) return;
+    this.logger.log(await provider.warmUp(this.llm, this.config));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.active) await disposeLocalModels();
+    if (this.options.usesLlm) await llmProvider(this.config).dispose?.();
   }
 }
 
@@ -86,7 +78,7 @@ export class WorkerCoreModule {
         EnginesCloser,
         { provide: LLM_CLIENT, useFactory: () => createLlmClient(config) },
         { provide: WORKER_CORE_OPTIONS, useValue: options },
-        LocalModelLifecycle,
+        LlmProviderLifecycle,
         {
           // The temp pipelines on the engines, for the runner, turn control and the janitor.
           provide: TMP_PIPELINES,

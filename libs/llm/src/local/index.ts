@@ -1,2 +1,3 @@
 export * from './local-llm-client';
 export { toGrammarJsonSchema } from './grammar-json-schema';
+export { localProvider } from './provider';

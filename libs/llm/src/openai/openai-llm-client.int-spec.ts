@@ -1,9 +1,9 @@
 import { ScriptedLlm, scriptedTokenCount } from '@nl2p/testing';
 import { z } from 'zod';
 import { OpenAiLlmClient, type OpenAiLlmClientOptions } from './openai-llm-client';
-import { LlmError, type LlmMessage } from './port';
-import { reviseSchemaFor, routerSchemaFor } from './structured/catalog-schemas';
-import { reviseGrammarFor } from './structured/sql-grammar';
+import { LlmError, type LlmMessage } from '../port';
+import { reviseSchemaFor, routerSchemaFor } from '../structured/catalog-schemas';
+import { reviseGrammarFor } from '../structured/sql-grammar';
 
 type Json = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { extractJson } from './extract-json';
+import { extractJson } from '../extract-json';
 import {
   LlmError,
   type LlmClient,
@@ -13,7 +13,7 @@ import {
   type LlmTextRequest,
   type LlmTextResult,
   type LlmUsage,
-} from './port';
+} from '../port';
 
 /**
  * How `json()` asks the server for JSON. `json_schema` (OpenAI structured outputs, some vLLM

@@ -1,0 +1,2 @@
+export * from './openai-llm-client';
+export { openaiProvider } from './provider';
