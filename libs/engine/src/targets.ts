@@ -34,6 +34,12 @@ export interface TargetProfile {
   create(config: AppConfig, hooks: TargetHooks): EngineTarget;
   compiler: QueryCompiler;
   /**
+   * Words of the target's SQL beyond the SELECT subset every target shares (`DEFAULT_SQL_KEYWORDS`
+   * in @nl2p/llm) that a grammar-constrained model may write: what its dialect notes and syntax
+   * rules teach. Never a DDL/DML word: the grammar built from these cannot spell one.
+   */
+  grammarKeywords: readonly string[];
+  /**
    * SQL targets: the adapter's own read-only check (the engine's own parser under the shared
    * policy of `sql/read-only-guard.ts`), for callers that judge SQL for this target outside an
    * adapter (the evals). Streaming targets have none: their engine accepts only pipeline SQL.

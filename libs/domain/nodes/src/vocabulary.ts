@@ -1,25 +1,6 @@
-import type { Column, Envelope, TargetKind } from '@nl2p/envelope';
-import type { Catalog } from '@nl2p/engine';
+import type { Column, Envelope } from '@nl2p/envelope';
+import { targetProfile, type Catalog } from '@nl2p/engine';
 import type { SqlVocabulary } from '@nl2p/llm';
-
-/**
- * Words of each target's SQL beyond the SELECT subset every target shares
- * (`DEFAULT_SQL_KEYWORDS` in @nl2p/llm): what the dialect notes and syntax rules tell the model
- * to write. Never a DDL/DML word: the grammar built from these cannot spell one.
- */
-export const DIALECT_KEYWORDS: Readonly<Record<TargetKind, readonly string[]>> = {
-  // Windows are functions (tumblingwindow('ss', 10)) and struct access is `a->b`: no extra words.
-  veloflux: [],
-  duckdb: [
-    'CROSS', 'FULL', 'EXISTS', 'ANY', 'ALL', 'SOME', 'UNION', 'INTERSECT', 'EXCEPT', 'ESCAPE',
-    'QUARTER', 'DOW', 'DOY', 'CURRENT_DATE', 'CURRENT_TIMESTAMP', 'LOCALTIMESTAMP', 'TRY_CAST', 'HUGEINT',
-    'SMALLINT', 'TINYINT', 'UBIGINT',
-  ],
-  postgres: [
-    'CROSS', 'FULL', 'EXISTS', 'ANY', 'ALL', 'SOME', 'UNION', 'INTERSECT', 'EXCEPT', 'ESCAPE',
-    'QUARTER', 'DOW', 'DOY', 'CURRENT_DATE', 'CURRENT_TIMESTAMP', 'LOCALTIMESTAMP', 'SMALLINT', 'AT', 'ZONE',
-  ],
-}; // prettier-ignore
 
 /** Every column name of a schema, nested struct fields and list elements' fields included. */
 export function columnNames(columns: readonly Column[]): string[] {
@@ -54,6 +35,6 @@ export function sqlVocabularyFor(
     streams: only ? [active.name] : e.streams,
     columns: [...new Set([...columnNames(active?.columns ?? []), ...others.flatMap(([, cols]) => columnNames(cols))])],
     functions: [...new Set(catalog.functions.flatMap((f) => [f.name, ...f.aliases]))],
-    extraKeywords: DIALECT_KEYWORDS[catalog.dialect],
+    extraKeywords: targetProfile(catalog.dialect).grammarKeywords,
   };
 }

@@ -1,4 +1,5 @@
 import type { TargetProfile } from '../targets';
+import { SQL_DATABASE_KEYWORDS } from '../sql/sql-syntax-rules';
 import { checkDuckDbSelect } from './duckdb-parser';
 import { DuckDbTarget } from './duckdb-target';
 import { duckdbCompiler } from './compiler';
@@ -39,4 +40,5 @@ export const duckdbProfile: TargetProfile = {
   readOnlyGuard: checkDuckDbSelect,
   compiler: duckdbCompiler,
   namesUnknownObject: (error) => UNKNOWN_NAME.test(error),
+  grammarKeywords: [...SQL_DATABASE_KEYWORDS, 'TRY_CAST', 'HUGEINT', 'TINYINT', 'UBIGINT'],
 };

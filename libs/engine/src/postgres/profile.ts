@@ -1,4 +1,5 @@
 import type { TargetProfile } from '../targets';
+import { SQL_DATABASE_KEYWORDS } from '../sql/sql-syntax-rules';
 import { checkPostgresSelect } from './postgres-parser';
 import { PostgresTarget } from './postgres-target';
 import { postgresCompiler } from './compiler';
@@ -36,4 +37,5 @@ export const postgresProfile: TargetProfile = {
   readOnlyGuard: checkPostgresSelect,
   compiler: postgresCompiler,
   namesUnknownObject: (error) => UNKNOWN_NAME.test(error),
+  grammarKeywords: [...SQL_DATABASE_KEYWORDS, 'AT', 'ZONE'],
 };

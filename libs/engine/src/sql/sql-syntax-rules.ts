@@ -35,3 +35,9 @@ export const SQL_DATABASE_SYNTAX_RULES: readonly SyntaxRule[] = [
     notes: ['count(*) FILTER (WHERE temperature > 30).'],
   },
 ];
+
+/** Keywords beyond the shared SELECT subset that DuckDB and PostgreSQL both teach (see `grammarKeywords`). */
+export const SQL_DATABASE_KEYWORDS: readonly string[] = [
+  'CROSS', 'FULL', 'EXISTS', 'ANY', 'ALL', 'SOME', 'UNION', 'INTERSECT', 'EXCEPT', 'ESCAPE',
+  'QUARTER', 'DOW', 'DOY', 'CURRENT_DATE', 'CURRENT_TIMESTAMP', 'LOCALTIMESTAMP', 'SMALLINT',
+]; // prettier-ignore

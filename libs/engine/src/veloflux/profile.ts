@@ -27,4 +27,6 @@ export const velofluxProfile: TargetProfile = {
   reviewAssumptions: reviewWhereSemantics,
   namesUnknownObject: (error) =>
     ['unknown_column', 'unknown_stream', 'unknown_function'].includes(classifyEngineError(error)),
+  // Windows are functions (tumblingwindow('ss', 10)) and struct access is `a->b`: no extra words.
+  grammarKeywords: [],
 };
