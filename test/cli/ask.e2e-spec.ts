@@ -1,11 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
 import { freePort } from '@nl2p/testing';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 import { cliEnv, runCli } from './terminal';
 
 jest.setTimeout(60_000);
@@ -19,30 +16,13 @@ const QUESTION = 'Which temperature threshold do you mean, in Celsius?';
 const nl2sql = (stream: string | null = 'sensor_stream') => ({ intent: 'nl2sql' as const, stream, question: null });
 
 describe('nl2pipeline ask (one-shot) against the running services', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
-  let script: LlmScript;
+  // DuckDB too: sessions choose their engine, so SQL targets (with preview rows) run here as well.
+  const w = useWorkflowStack({ duckdb: true, env: { PREVIEW_ROWS: '3' } });
+  const { manager } = w;
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    // DuckDB too: sessions choose their engine, so SQL targets (with preview rows) run here as well.
-    stack = await startStack({ managerUrl, llmUrl, duckdb: true, env: { PREVIEW_ROWS: '3' } });
-    api = new GatewayClient(stack.gatewayUrl);
-    env = cliEnv({ NL2P_URL: stack.gatewayUrl });
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
-  beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
+  beforeAll(() => {
+    env = cliEnv({ NL2P_URL: w.stack.gatewayUrl });
   });
 
   afterEach(() => {
@@ -50,7 +30,7 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
   });
 
   it('success: the pipeline request JSON on stdout and nothing else, exit 0', async () => {
-    script.route(nl2sql()).draft(GOOD_SQL);
+    w.script.route(nl2sql()).draft(GOOD_SQL);
     const res = await runCli(['ask', REQUEST, '--stream', 'sensor_stream', '--yes'], env);
 
     expect(res).toMatchObject({ code: 0, stderr: '' });
@@ -70,13 +50,13 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
     // Exactly the JSON: no banner, no colours, no progress.
     expect(res.stdout).toBe(`${JSON.stringify(request, null, 2)}\n`);
     // The request went through the real workflow: routed, drafted, validated in the engine.
-    expect(script.callsOf('router')).toHaveLength(1);
-    expect(JSON.stringify(script.callsOf('draft')[0].messages)).toContain(REQUEST);
+    expect(w.script.callsOf('router')).toHaveLength(1);
+    expect(JSON.stringify(w.script.callsOf('draft')[0].messages)).toContain(REQUEST);
     expect(manager.requests.some((r) => r.method === 'POST' && r.rawPath === '/pipelines')).toBe(true);
   });
 
   it('SQL target: the SQL and the preview rows on stdout, exit 0', async () => {
-    script.route({ intent: 'nl2sql', stream: 'sensor_readings', question: null }).draft(DUCK_SQL);
+    w.script.route({ intent: 'nl2sql', stream: 'sensor_readings', question: null }).draft(DUCK_SQL);
     const res = await runCli(
       ['ask', 'average temperature per device when above 30', '--target', 'duckdb', '--yes'],
       env,
@@ -96,7 +76,7 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
   });
 
   it('a request that needs clarification exits 3 with the question on stderr; --session answers it', async () => {
-    script.route(nl2sql()).draft(`QUESTION: ${QUESTION}`).draft(GOOD_SQL);
+    w.script.route(nl2sql()).draft(`QUESTION: ${QUESTION}`).draft(GOOD_SQL);
     const res = await runCli(['ask', 'alert when it is too hot', '--stream', 'sensor_stream', '--yes'], env);
 
     expect(res.code).toBe(3);
@@ -109,12 +89,12 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
     const answered = await runCli(['ask', 'above 30 degrees', '--session', sessionId, '--yes'], env);
     expect(answered.code).toBe(0);
     expect(JSON.parse(answered.stdout)).toMatchObject({ sql: GOOD_SQL });
-    const view = (await api.request('GET', `/v1/sessions/${sessionId}`)).body;
+    const view = (await w.api.request('GET', `/v1/sessions/${sessionId}`)).body;
     expect(view.request).toBe('alert when it is too hot\nClarification: above 30 degrees');
   });
 
   it('without --yes a validated draft waits for confirmation: exit 3, nothing on stdout; --json shows the whole view', async () => {
-    script.route(nl2sql()).draft(GOOD_SQL);
+    w.script.route(nl2sql()).draft(GOOD_SQL);
     const res = await runCli(['ask', REQUEST, '--stream', 'sensor_stream'], env);
     expect(res.code).toBe(3);
     expect(res.stdout).toBe('');
@@ -129,7 +109,7 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
   });
 
   it('no stream named and several exist: exit 3 naming the choices', async () => {
-    script.route(nl2sql(null));
+    w.script.route(nl2sql(null));
     const res = await runCli(['ask', REQUEST, '--yes'], env);
     expect(res.code).toBe(3);
     expect(res.stdout).toBe('');

@@ -2,10 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { GatewayClient } from '../support/client';
-import { LlmScript } from '../support/llm-script';
-import { startStack, type Stack } from '../support/stack';
+import { useWorkflowStack } from '../support/workflow-stack';
 import { freePort } from '@nl2p/testing';
 import { CLI_BIN, KEY, Terminal, cliEnv, runCli } from './terminal';
 
@@ -25,30 +22,13 @@ const REQUEST = 'average temperature per device every 10 seconds, only above 30'
 const STACK_LINE = /\n\s+at .+:\d+:\d+\)?\n/;
 
 describe('nl2pipeline REPL in a real pseudo-terminal, against the running services', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let stack: Stack;
-  let api: GatewayClient;
-  let script: LlmScript;
+  // DuckDB too: sessions choose their engine, so SQL targets (with preview rows) run here as well.
+  const w = useWorkflowStack({ duckdb: true, env: { PREVIEW_ROWS: '3' } });
+  const { manager } = w;
   let home: string;
   let term: Terminal | undefined;
 
-  beforeAll(async () => {
-    const [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    // DuckDB too: sessions choose their engine, so SQL targets (with preview rows) run here as well.
-    stack = await startStack({ managerUrl, llmUrl, duckdb: true, env: { PREVIEW_ROWS: '3' } });
-    api = new GatewayClient(stack.gatewayUrl);
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([manager.stop(), llm.stop()]);
-  });
-
   beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
     home = mkdtempSync(path.join(tmpdir(), 'nl2p-cli-'));
   });
 
@@ -59,10 +39,10 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
   });
 
   const start = (extra: Record<string, string> = {}) =>
-    new Terminal(CLI_BIN, cliEnv({ NL2P_URL: stack.gatewayUrl, HOME: home, ...extra }));
+    new Terminal(CLI_BIN, cliEnv({ NL2P_URL: w.stack.gatewayUrl, HOME: home, ...extra }));
 
   it('a conversation: look around, choose a stream, watch the draft stream in, a repair, /show, /trace, feedback, accept, /exit', async () => {
-    script
+    w.script
       .route({ intent: 'nl2sql', stream: null, question: null })
       .draft(() => {
         // Schema drift after the session read its schema: the engine itself rejects `humidity`.
@@ -91,7 +71,7 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
     at = await term.waitFor(/speed\s+int64/, at);
     at = await term.waitFor('nl2p> ', at);
     // Read from the catalog endpoint: no turn, so no model call.
-    expect(script.callsOf('router')).toHaveLength(0);
+    expect(w.script.callsOf('router')).toHaveLength(0);
 
     term.line('/session');
     at = await term.waitFor(/\b[0-9a-f]{32}\b/, at);
@@ -161,7 +141,7 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
     at = await term.waitFor('┌─ SQL', at);
     at = await term.waitFor('WHERE temperature > 35', at);
     at = await term.waitFor('nl2p [y/n/feedback]> ', at);
-    expect(JSON.stringify(script.callsOf('revise')[1].messages)).toContain('use 35 as the threshold');
+    expect(JSON.stringify(w.script.callsOf('revise')[1].messages)).toContain('use 35 as the threshold');
 
     // y accepts: the pipeline request is the result.
     term.line('y');
@@ -190,7 +170,7 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
     expect(term.text).not.toMatch(STACK_LINE);
 
     // What the terminal showed is what the server holds.
-    const view = (await api.request('GET', `/v1/sessions/${sessionId}`)).body;
+    const view = (await w.api.request('GET', `/v1/sessions/${sessionId}`)).body;
     expect(view).toMatchObject({ status: 'idle', sql: REVISED_SQL, active_stream: 'sensor_stream', turn_id: 4 });
     expect(manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
     // The history survives the session, newest last.
@@ -202,7 +182,7 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
   });
 
   it('an SQL target: preview rows as a table, /show preview, no pipeline request, the SQL on accept', async () => {
-    script.route({ intent: 'nl2sql', stream: 'sensor_readings', question: null }).draft(DUCK_SQL);
+    w.script.route({ intent: 'nl2sql', stream: 'sensor_readings', question: null }).draft(DUCK_SQL);
     term = start();
     let at = await term.waitFor('nl2p> ');
     term.line('/target duckdb');
@@ -230,7 +210,7 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
   });
 
   it('Ctrl-C stops the running turn but not the program; Ctrl-D leaves; NO_COLOR means no colours', async () => {
-    script
+    w.script
       .route({ intent: 'nl2sql', stream: 'sensor_stream', question: null })
       .draft({ content: GOOD_SQL, delayMs: 2_500 });
     term = start({ NO_COLOR: '1' });
@@ -264,7 +244,10 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
 
     // Let the server-side turn (if it went on) finish before the next test scripts the LLM.
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && (await api.request('GET', `/v1/sessions/${sessionId}`)).body.status === 'running') {
+    while (
+      Date.now() < deadline &&
+      (await w.api.request('GET', `/v1/sessions/${sessionId}`)).body.status === 'running'
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
   });
@@ -279,8 +262,8 @@ describe('nl2pipeline REPL in a real pseudo-terminal, against the running servic
   });
 
   it('without a terminal, piped lines are taken in order: a scripted conversation', async () => {
-    script.route({ intent: 'nl2sql', stream: null, question: null }).draft(GOOD_SQL);
-    const res = await runCli([], cliEnv({ NL2P_URL: stack.gatewayUrl, HOME: home }), 30_000, `${REQUEST}\n1\ny\n`);
+    w.script.route({ intent: 'nl2sql', stream: null, question: null }).draft(GOOD_SQL);
+    const res = await runCli([], cliEnv({ NL2P_URL: w.stack.gatewayUrl, HOME: home }), 30_000, `${REQUEST}\n1\ny\n`);
     expect(res.code).toBe(0);
     const out = res.stdout;
     const asked = out.indexOf('? Which stream should the pipeline read from?');
