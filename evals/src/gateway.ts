@@ -1,29 +1,8 @@
-/** The parts of the gateway's session view the eval reads. */
-export interface SessionView {
-  session_id: string;
-  status: string;
-  turn_id: number;
-  target: string;
-  node: string | null;
-  active_stream: string | null;
-  interrupt: { type: string; question: string; choices: string[] | null } | null;
-  sql: string | null;
-  /** Absent on gateways older than plan mode. */
-  draft_mode?: 'plan' | 'sql' | null;
-  explain: string | null;
-  error: { node: string | null; message: string } | null;
-  attempts: {
-    attempt: number;
-    max_attempts: number;
-    failures: { attempt: number; sql: string; stage: 'local' | 'engine'; error: string }[];
-  };
-}
+import type { NodeTraceRecord, SessionView } from '@nl2p/envelope';
 
-export interface TraceRecord {
-  turn_id: number;
-  node: string;
-  llm: { input_tokens: number; output_tokens: number; latency_ms: number }[];
-}
+/** The gateway's session view and trace records: its own contract. */
+export type { SessionView };
+export type TraceRecord = NodeTraceRecord;
 
 /** The gateway over HTTP, as any client calls it; sends the API key when given. */
 export class EvalGateway {

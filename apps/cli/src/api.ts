@@ -1,24 +1,11 @@
-import type { SessionEvent, SessionView } from '@nl2p/envelope';
+import type { NodeTraceRecord, SessionEvent, SessionView } from '@nl2p/envelope';
 import { SseParser } from './sse';
 
 /** What the gateway shows of a session (`GET /v1/sessions/:id`): the gateway's own contract. */
 export type { SessionView };
 
-/** One node run of `GET /v1/sessions/:id/trace`. */
-export interface TraceRecord {
-  turn_id: number;
-  node: string;
-  service: string;
-  attempt: number;
-  delivery: number;
-  start: string;
-  end: string;
-  latency_ms: number;
-  ok: boolean;
-  error: string | null;
-  llm: { model: string; input_tokens: number; output_tokens: number; latency_ms: number; retries: number }[];
-  engine: { method: string; route: string; status: number | null; latency_ms: number; retries: number }[];
-}
+/** One node run of `GET /v1/sessions/:id/trace`: the gateway's own contract. */
+export type TraceRecord = NodeTraceRecord;
 
 /** A stream (a table on SQL targets) and its columns, as `GET /v1/streams` lists them. */
 export interface StreamInfo {

@@ -128,7 +128,7 @@ describe('rendering', () => {
           latency_ms: 12.4,
           ok: true,
           error: null,
-          llm: [{ model: 'm', input_tokens: 10, output_tokens: 5, latency_ms: 10, retries: 1 }],
+          llm: [{ model: 'm', input_tokens: 10, output_tokens: 5, latency_ms: 10, finish_reason: 'stop', retries: 1 }],
           engine: [],
         },
       ],

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { SessionEvent, SessionSummary, SessionView, TargetList } from '@nl2p/envelope';
+import type { NodeTraceRecord, SessionEvent, SessionSummary, SessionView, TargetList } from '@nl2p/envelope';
 
 /** What the gateway shows of a session (`GET /v1/sessions/:id`): the gateway's own contract. */
 export type { SessionView };
@@ -23,20 +23,8 @@ export interface StreamList {
 /** One line of `GET /v1/sessions`: the gateway's own contract. */
 export type { SessionSummary };
 
-/** One node run of `GET /v1/sessions/:id/trace`. */
-export interface TraceRecord {
-  turn_id: number;
-  node: string;
-  service: string;
-  attempt: number;
-  start: string;
-  end: string;
-  latency_ms: number;
-  ok: boolean;
-  error: string | null;
-  llm: { model: string; input_tokens: number; output_tokens: number; latency_ms: number }[];
-  engine: { method: string; route: string; status: number | null; latency_ms: number }[];
-}
+/** One node run of `GET /v1/sessions/:id/trace`: the gateway's own contract. */
+export type TraceRecord = NodeTraceRecord;
 
 export interface TurnBody {
   text?: string;

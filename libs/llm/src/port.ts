@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ClassifiedFailure, FailureKind } from '@nl2p/envelope';
+import type { ClassifiedFailure, FailureKind, LlmCallRecord } from '@nl2p/envelope';
 
 /** Models are chosen per role (ARCHITECTURE §8). */
 export type LlmRole = 'router' | 'preview' | 'reasoning';
@@ -9,15 +9,8 @@ export interface LlmMessage {
   content: string;
 }
 
-export interface LlmUsage {
-  model: string;
-  input_tokens: number;
-  output_tokens: number;
-  latency_ms: number;
-  finish_reason: string | null;
-  /** How many retries the call needed (429/5xx/timeouts). */
-  retries: number;
-}
+/** What a client reports of each successful call (the trace's LLM call record, without the provider). */
+export type LlmUsage = Omit<LlmCallRecord, 'provider'>;
 
 export interface LlmTextRequest {
   role: LlmRole;

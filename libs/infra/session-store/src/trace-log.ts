@@ -1,23 +1,8 @@
 import type { Redis } from 'ioredis';
-import type { EngineCallRecord, LlmCallRecord } from '@nl2p/telemetry';
+import type { NodeTraceRecord } from '@nl2p/envelope';
 import type { RedisKeys } from './keys';
 
-/** One node run as `GET /sessions/:id/trace` shows it (seed §6). */
-export interface NodeTraceRecord {
-  turn_id: number;
-  node: string;
-  service: string;
-  attempt: number;
-  /** Which delivery of the job this was (BullMQ retries and crash re-deliveries count). */
-  delivery: number;
-  start: string;
-  end: string;
-  latency_ms: number;
-  ok: boolean;
-  error: string | null;
-  llm: LlmCallRecord[];
-  engine: EngineCallRecord[];
-}
+export type { NodeTraceRecord };
 
 /** Bounded per-session list of node records, oldest first. */
 export class TraceLog {

@@ -2,25 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { SpanKind } from '@opentelemetry/api';
 import { observeEngineCall, observeLlmCall } from '@nl2p/metrics';
 import { tracer } from './otel';
+import type { EngineCallRecord, LlmCallRecord } from '@nl2p/envelope';
 
-export interface LlmCallRecord {
-  /** `gen_ai.provider.name` of the span: `openai` (any OpenAI-compatible server) when absent. */
-  provider?: string;
-  model: string;
-  input_tokens: number;
-  output_tokens: number;
-  latency_ms: number;
-  finish_reason: string | null;
-  retries: number;
-}
-
-export interface EngineCallRecord {
-  method: string;
-  route: string;
-  status: number | null;
-  latency_ms: number;
-  retries: number;
-}
+export type { EngineCallRecord, LlmCallRecord };
 
 export interface CallLog {
   llm: LlmCallRecord[];
