@@ -19,11 +19,17 @@ return { hits, ttl, blockTtl }
  * Rate-limit counters in Redis, so a limit holds across every gateway replica. (The maintained
  * Redis storage for @nestjs/throttler does not support NestJS 12 yet; this is its one method.)
  */
+const INCREMENT_COMMAND = 'nl2pThrottleIncrement';
+type IncrementCommand = Record<typeof INCREMENT_COMMAND, (...keysThenArgs: (string | number)[]) => Promise<unknown>>;
+
 export class RedisThrottlerStorage implements ThrottlerStorage {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    // Sent by its digest (EVALSHA, loaded on first use), not its text on every request.
+    if (!(INCREMENT_COMMAND in redis)) redis.defineCommand(INCREMENT_COMMAND, { numberOfKeys: 2, lua: INCREMENT });
+  }
 
   async increment(
     key: string,
@@ -33,9 +39,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     throttler: string,
   ): ReturnType<ThrottlerStorage['increment']> {
     const base = `${this.prefix}:throttle:${throttler}:${key}`;
-    const [hits, ttlMs, blockMs] = (await this.redis.eval(
-      INCREMENT,
-      2,
+    const [hits, ttlMs, blockMs] = (await (this.redis as unknown as IncrementCommand)[INCREMENT_COMMAND](
       base,
       `${base}:blocked`,
       ttl,

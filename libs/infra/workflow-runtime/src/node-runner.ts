@@ -237,11 +237,14 @@ export class NodeRunner {
     const emit = (event: NodeEvent) => this.emit(input, event);
     // Sent now but awaited only before the node's end is recorded: its round trip overlaps the
     // node's work, and the one connection keeps the order (it lands before anything the node
-    // emits or checkpoints).
-    const announced = emit({ type: 'node_start', node, attempt: input.validation.attempt }).then(
-      () => null,
-      (err: unknown) => ({ err: err instanceof Error ? err : new Error(String(err)) }),
-    );
+    // emits or checkpoints). A run on in its predecessor's job was announced by the checkpoint
+    // that handed it the turn (see advance).
+    const announced: Promise<{ err: Error } | null> = carried
+      ? Promise.resolve(null)
+      : emit(nodeStart(node, input)).then(
+          () => null,
+          (err: unknown) => ({ err: err instanceof Error ? err : new Error(String(err)) }),
+        );
     const started = new Date();
     const calls = emptyCallLog();
     const controller = new AbortController();
@@ -326,8 +329,12 @@ export class NodeRunner {
     // The node's end event and trace record go in with the checkpoint (one round trip), the
     // event before the turn's end, so the client sees it first.
     const ended = this.nodeEnd(input, service, deliveryNo, started, calls, null);
-    const extras = { events: [{ ...ended.event, turn_id: input.turn_id }], trace: ended.trace };
     const carryOn = next !== END && mayCarry && !!handlers[next] && GRAPH[next].queue === GRAPH[node].queue;
+    const events: SessionEvent[] = [{ ...ended.event, turn_id: input.turn_id }];
+    // A successor run on in this job starts right after this checkpoint: its `node_start` goes in
+    // with it (one write fewer; after a crash in between, its own job announces it again).
+    if (carryOn) events.push({ ...nodeStart(next, candidate), turn_id: input.turn_id });
+    const extras = { events, trace: ended.trace };
     let saved: Envelope | null;
     let dispatchError: Error | undefined;
     if (next === END || carryOn) {
@@ -588,6 +595,10 @@ function resumes(job: JobAddress, current: Envelope): boolean {
     current.validation.attempt === job.validation.attempt &&
     current.version >= job.version
   );
+}
+
+function nodeStart(node: NodeName, envelope: Envelope): NodeEvent {
+  return { type: 'node_start', node, attempt: envelope.validation.attempt };
 }
 
 /** The turn stops after `node`: waiting on an interrupt, or done. */
