@@ -70,9 +70,9 @@ export class SessionsController {
     @Res({ passthrough: true }) res: Response,
     @Tenant() tenant: string,
   ) {
-    const current = await this.turns.get(checkId(id), tenant);
-    await this.limits.admitTurn(current, dto);
-    const { envelope, fromTurnEndId, span } = await this.turns.startTurn(id, dto, { traceparent }, current);
+    const read = await this.turns.readForTurn(checkId(id), tenant);
+    await this.limits.admitTurn(read.current, dto);
+    const { envelope, fromTurnEndId, span } = await this.turns.startTurn(id, dto, { traceparent }, read);
     try {
       const wait = dto.wait ?? (waitQuery === 'true' || waitQuery === '1');
       if (!wait || envelope.status !== 'running') {
@@ -125,12 +125,12 @@ export class SeedTurnController {
     @Tenant() tenant: string,
   ) {
     const { session_id, ...turn } = dto;
-    const session = session_id
-      ? await this.turns.get(checkId(session_id), tenant)
-      : await this.turns.createSession({}, tenant);
-    const id = session.session_id;
-    await this.limits.admitTurn(session, turn);
-    const { envelope, fromTurnEndId, span } = await this.turns.startTurn(id, turn, { traceparent }, session);
+    // A new session when none is named; either way read with the turn-end cursor in one go.
+    const created = session_id ? undefined : await this.turns.createSession({}, tenant);
+    const read = await this.turns.readForTurn(created?.session_id ?? checkId(session_id ?? ''), tenant, created);
+    const id = read.current.session_id;
+    await this.limits.admitTurn(read.current, turn);
+    const { envelope, fromTurnEndId, span } = await this.turns.startTurn(id, turn, { traceparent }, read);
     try {
       if (envelope.status !== 'running') return sessionView(envelope);
       return sessionView(await this.turns.waitForTurn(id, envelope.turn_id, fromTurnEndId, turn.timeout_ms));

@@ -16,6 +16,12 @@ const QUIET_CHECK_MS = 5_000;
 /** How often a waiting turn looks at its deadline and its quiet time. */
 const WAIT_TICK_MS = 250;
 
+/** What a turn starts from (see {@link TurnService.readForTurn}). */
+export interface TurnStartRead {
+  current: Envelope;
+  fromTurnEndId: string;
+}
+
 /** Sessions and turns: the gateway's side of the workflow (it runs `pre_turn` itself). */
 @Injectable()
 export class TurnService {
@@ -63,23 +69,37 @@ export class TurnService {
   }
 
   /**
+   * What a turn starts from, read in one round trip: the session (as {@link get}; `known` when
+   * the caller has it already) and where in the deployment's turn-end stream the turn's end is to
+   * be looked for (see {@link waitForTurn}; read before the turn is dispatched, so its end comes
+   * after it).
+   */
+  async readForTurn(sessionId: string, tenant?: string, known?: Envelope): Promise<TurnStartRead> {
+    const [current, fromTurnEndId] = await Promise.all([
+      known ?? this.get(sessionId, tenant),
+      this.events.lastTurnEndId(),
+    ]);
+    return { current, fromTurnEndId };
+  }
+
+  /**
    * Starts a turn: applies `pre_turn`, checkpoints with compare-and-set (so two concurrent turns
    * cannot both start: the loser gets 409) and hands the envelope to the first node's queue.
-   * Returns the envelope and where in the deployment's turn-end stream its end is to be looked
-   * for (see {@link waitForTurn}). `current` is the session as the caller has just read it, if it
-   * has (the compare-and-set refuses it if it has moved on since).
+   * Returns the envelope and where its end is to be looked for (see {@link waitForTurn}). `read`
+   * is what the caller read with {@link readForTurn}, if it has (the compare-and-set refuses the
+   * session if it has moved on since).
    */
   async startTurn(
     sessionId: string,
     dto: TurnDto,
     parent?: Partial<TraceCarrier>,
-    current?: Envelope,
+    read?: TurnStartRead,
   ): Promise<{ envelope: Envelope; fromTurnEndId: string; span: Span }> {
     // The turn's root span (child of the caller's trace when it sent `traceparent`); its
     // context rides in the envelope so every node span, in every service, descends from it.
     const span = tracer().startSpan('turn', { attributes: { 'nl2p.session_id': sessionId } }, extractCarrier(parent));
     try {
-      const started = await this.beginTurn(sessionId, dto, span, current);
+      const started = await this.beginTurn(sessionId, dto, span, read);
       span.setAttribute('nl2p.turn_id', started.envelope.turn_id);
       return { ...started, span };
     } catch (err) {
@@ -93,7 +113,7 @@ export class TurnService {
     sessionId: string,
     dto: TurnDto,
     span: Span,
-    given?: Envelope,
+    read?: TurnStartRead,
   ): Promise<{ envelope: Envelope; fromTurnEndId: string }> {
     const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
     if (
@@ -104,9 +124,7 @@ export class TurnService {
     ) {
       throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream');
     }
-    // The turn's end comes after `fromTurnEndId`, read before the turn is dispatched (beside the
-    // checkpoint, in the same round trip, when that is read here).
-    const [current, fromTurnEndId] = await Promise.all([given ?? this.get(sessionId), this.events.lastTurnEndId()]);
+    const { current, fromTurnEndId } = read ?? (await this.readForTurn(sessionId));
     if (current.status === 'running') throw new ConflictException(`a turn is already running in session ${sessionId}`);
 
     const decision = preTurn(current, input);
