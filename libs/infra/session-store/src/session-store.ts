@@ -19,7 +19,9 @@ export interface SessionStore {
    * `events` are appended to the session's event stream in the same atomic step (e.g. the
    * interrupt or error and `turn_end` of a checkpoint that stops the turn), so a process dying
    * right after the checkpoint cannot leave the client without them. Events holding a `turn_end`
-   * are appended once per turn: when that turn's end is already in the stream, none are.
+   * are appended once per turn: when that turn's end is already in the stream, none are. A
+   * `turn_end` comes last; it is also added to the deployment's turn-end stream, which turns
+   * waiting for their answer follow.
    */
   compareAndSet(
     expectedVersion: number,
@@ -68,18 +70,18 @@ export interface CheckpointExtras {
   trace?: NodeTraceRecord;
 }
 
-// Checks the version and writes in one step, so two writers can never both win. The same step
-// keeps the running index (KEYS[4]) in line with the status, and gives the session's events,
-// trace and turn-end marker (KEYS[2], KEYS[3], KEYS[5]) the session's TTL, so they all expire
-// together when it goes idle. A turn's end (the last of the events, see prepareCompareAndSet) is
-// also added to the deployment's turn-end stream (KEYS[6]), which turns waiting for their answer
-// follow.
 /**
  * Entries the deployment's turn-end stream keeps (about; trimmed by whole stream nodes): a waiting
  * turn reads its end within moments, so this only has to outlast a burst of turn ends.
  */
 export const TURN_ENDS_KEPT = 1_000;
 
+// Checks the version and writes in one step, so two writers can never both win. The same step
+// keeps the running index (KEYS[4]) in line with the status, and gives the session's events,
+// trace and turn-end marker (KEYS[2], KEYS[3], KEYS[5]) the session's TTL, so they all expire
+// together when it goes idle. A turn's end (the last of the events, see prepareCompareAndSet) is
+// also added to the deployment's turn-end stream (KEYS[6]), which turns waiting for their answer
+// follow.
 const CAS_SCRIPT = `
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
