@@ -10,6 +10,7 @@ import {
   SERVICES,
   ScriptedLlm,
   ServiceProcess,
+  deleteKeysWithPrefix,
   freePort,
   waitForHealth,
   type ServiceName,
@@ -132,7 +133,7 @@ export class BenchStack {
   async stop(): Promise<void> {
     await Promise.all(this.all().map((p) => p.stop()));
     await Promise.all([this.manager.stop(), this.llm.stop()]);
-    await deletePrefix(this.redis, this.prefix);
+    await deleteKeysWithPrefix(this.redis, this.prefix);
     this.redis.disconnect();
   }
 
@@ -181,13 +182,4 @@ export class BenchStack {
       }
     }
   }
-}
-
-export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length) await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
