@@ -197,5 +197,20 @@ describe('plan mode, through the whole workflow', () => {
       expect(view.pipeline_request).toMatchObject({ sql: view.sql });
       expect(manager.pipelines().filter((p) => p.startsWith('__nl2pipeline_tmp__'))).toEqual([]);
     });
+
+    it('reads a bare "only above 30" as the aggregated measure, row by row, and says how it read it', async () => {
+      const id = await api.createSession({ target: 'veloflux' });
+      const view = await api.turn(id, {
+        text: 'average temperature per device every 10 seconds, only above 30',
+        stream: 'sensor_stream',
+      });
+
+      expect(view.interrupt.type).toBe('need_confirm');
+      expect(view.sql).toMatch(/avg\(CASE WHEN temperature > 30 THEN temperature END\)/);
+      expect(view.sql).toMatch(/GROUP BY device_id, tumblingwindow\('ss', 10\)/);
+      expect(view.assumptions).toContain('"above 30" is read as temperature > 30 for each row, before aggregating');
+      // Taken from the linker without asking the model.
+      expect(llm.requests).toHaveLength(0);
+    });
   });
 });

@@ -371,6 +371,16 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         if (!FUNCTION_WORDS.has(w) && !REQUEST_VERBS.has(w) && !FILLER_WORDS.has(w) && !/(ed|ing)$/.test(w)) break;
       }
     }
+    // `devices whose average temperature exceeds 30`, `with an average humidity above 60`: the
+    // measure is named with its aggregate in a clause about the grouped thing, so the comparison
+    // is about the aggregate (a HAVING), not about each row.
+    if (subject !== null && aggregate === null) {
+      const named = aggregates.find(
+        (a) => a.target && 'term' in a.target && a.target.term === subject && a.end <= c.cueStart,
+      );
+      const before = named ? named.start - (ARTICLES.has(norm(named.start - 1)) ? 2 : 1) : -1;
+      if (named && !named.superlative && RELATIVE_MARKERS.has(norm(before))) aggregate = named.fn;
+    }
     // `more than 5 orders`: a count of rows.
     const after = termAt.get(c.numberEnd);
     const countsRows =
@@ -413,7 +423,21 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         from = norm(i + 1) === 'by' ? i + 2 : i + 3;
       }
     } else if ((w === 'which' || w === 'what') && !taken.has(i + 1)) cue = 'which';
-    else if (w === 'wise' && tokens[i]?.joined) {
+    else if (w === 'whose' && !taken.has(i - 1)) {
+      // `devices whose average temperature exceeds 30`: the rows are the devices, computed per
+      // device (grouped only when something is computed, as with `which`).
+      const t = termAt.get(i - 1);
+      if (t && t.end === i && !t.values.length)
+        groups.push({
+          start: t.start,
+          end: i + 1,
+          text: slice(t.start, i + 1),
+          cue: 'which',
+          term: t.id,
+          qualifiers: [],
+        });
+      continue;
+    } else if (w === 'wise' && tokens[i]?.joined) {
       const t = termAt.get(i - 1);
       if (t)
         groups.push({
@@ -628,6 +652,10 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     unlinked,
   };
 }
+
+/** Words that open a clause about the grouped thing: `whose …`, `with an …`, `where the …`, `having …`. */
+const RELATIVE_MARKERS: ReadonlySet<string> = new Set(['whose', 'with', 'where', 'having', 'when', 'if']);
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the', 'their', 'its']);
 
 /** A term that can be compared with a number: a numeric (or temporal) column that is not an id. */
 function measureLike(t: TermLink, index: SchemaIndex): boolean {

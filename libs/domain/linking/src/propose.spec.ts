@@ -192,3 +192,74 @@ describe('proposePlan on fresh phrasings', () => {
     });
   });
 });
+
+describe('proposePlan: comparisons that lean on the rest of the request', () => {
+  it('a comparison naming no column refers back to the one measure aggregated, row by row, and says so', () => {
+    const p = propose('average temperature per device, only above 30', demo);
+    expect(p.confidence).toBe('high');
+    expect(parseQueryPlan(p.plan)).toMatchObject({
+      where: {
+        kind: 'compare',
+        left: { kind: 'column', ref: { column: 'temperature' } },
+        op: '>',
+        value: { value: 30 },
+      },
+      group_by: [{ column: 'device_id' }],
+      having: [],
+    });
+    expect(p.readings).toEqual(['"above 30" is read as temperature > 30 for each row, before aggregating']);
+    // The same on a stream, with a window.
+    const s = propose('average temperature per device every 10 seconds, only above 30', stream);
+    expect(s.confidence).toBe('high');
+    expect(s.plan?.where).toMatchObject({ kind: 'compare', left: { ref: { column: 'temperature' } }, op: '>' });
+  });
+
+  it('with several measures, or none, which one it means stays a doubt', () => {
+    const two = propose('average temperature and average humidity per device, only above 30', demo);
+    expect(two.confidence).toBe('partial');
+    expect(two.doubts).toContain('no column for "above 30"');
+    expect(two.readings).toEqual([]);
+    const none = propose('number of readings per device, only above 30', demo);
+    expect(none.confidence).toBe('partial');
+    expect(none.plan?.where ?? null).toBeNull();
+  });
+
+  it('a measure named with its aggregate in a clause about the grouped thing is a HAVING', () => {
+    for (const text of [
+      'devices whose average temperature exceeds 30',
+      'average temperature per device, only devices with an average temperature above 30',
+    ]) {
+      const p = propose(text, demo);
+      expect(p.confidence).toBe('high');
+      expect(parseQueryPlan(p.plan)).toMatchObject({
+        where: null,
+        group_by: [{ column: 'device_id' }],
+        having: [
+          { aggregate: { fn: 'avg', arg: { kind: 'column', ref: { column: 'temperature' } } }, op: '>', value: 30 },
+        ],
+      });
+    }
+    // Said of each row, it stays a row filter.
+    expect(propose('average temperature per device where temperature is above 30', demo).plan?.having).toEqual([]);
+  });
+
+  it('one aggregate said before a list of measures applies to each of them', () => {
+    const p = propose('average temperature and humidity per device', demo);
+    expect(p.confidence).toBe('high');
+    expect(parseQueryPlan(p.plan).select).toEqual([
+      expect.objectContaining({ kind: 'value' }),
+      expect.objectContaining({
+        aggregate: expect.objectContaining({
+          fn: 'avg',
+          arg: expect.objectContaining({ ref: expect.objectContaining({ column: 'temperature' }) }),
+        }),
+      }),
+      expect.objectContaining({
+        aggregate: expect.objectContaining({
+          fn: 'avg',
+          arg: expect.objectContaining({ ref: expect.objectContaining({ column: 'humidity' }) }),
+        }),
+      }),
+    ]);
+  });
+});

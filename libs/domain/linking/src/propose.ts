@@ -15,6 +15,7 @@ import { buildIndex, isTemporalType, looksTemporal, ownKey, type ColumnInfo, typ
 import { singular } from './text';
 import type {
   AggregateLink,
+  ComparisonLink,
   ArithmeticNode,
   ColumnCandidate,
   LinkSchema,
@@ -78,6 +79,8 @@ export function proposePlan(links: Links, schema: LinkSchema): PlanProposal {
 
 class Proposer {
   private readonly notes: string[] = [];
+  /** How words that read more than one way were read (shown to the person with the answer). */
+  private readonly readings: string[] = [];
   private source: string | null = null;
   private scope: string[] = [];
   private readonly joins = new Map<string, { left: string; right: string }>();
@@ -268,6 +271,7 @@ class Proposer {
         ambiguous: [],
         confidence: 'none',
         doubts: [],
+        readings: [],
       };
     }
     const tied = second && top.score - second.score < TIE;
@@ -287,6 +291,7 @@ class Proposer {
         ambiguous,
         confidence: 'none',
         doubts: [],
+        readings: [],
       };
 
     // Every term that names something outside the source pulls in the table that has it.
@@ -344,6 +349,7 @@ class Proposer {
     }
 
     const having: HavingCondition[] = [];
+    const elliptical: ComparisonLink[] = [];
     const pendingHaving: { op: HavingCondition['op']; value: number; fn: Aggregate['fn'] | null; rows: boolean }[] = [];
     for (const c of L.comparisons) {
       if (c.aggregate) {
@@ -359,7 +365,8 @@ class Proposer {
         if (hinted && info) r = { table: hinted.table, info, score: hinted.score };
       }
       if (!r) {
-        this.doubt(`no column for "${c.text}"`);
+        // Refers back to what the request computes, if anything: decided once the aggregates are known.
+        elliptical.push(c);
         continue;
       }
       const left: ValueExpr = { kind: 'column', ref: this.ref(r) };
@@ -414,8 +421,46 @@ class Proposer {
         continue;
       }
       if (!aggregates.some((x) => sameAggregate(x.agg, agg))) aggregates.push({ link: a, agg });
+      // `average temperature and humidity`: the aggregate applies to each measure of the list.
+      for (const t of this.conjoinedMeasures(a)) {
+        const r = this.resolve(t, { measure: true }) ?? this.resolve(t, { numeric: true });
+        if (!r?.info.numeric) break;
+        use(t);
+        const more: Aggregate = { fn: agg.fn, arg: { kind: 'column', ref: this.ref(r) }, distinct: false };
+        if (!aggregates.some((x) => sameAggregate(x.agg, more))) aggregates.push({ link: a, agg: more });
+      }
     }
     void orderAggregateKeys;
+
+    // `average temperature per device, only above 30`: a comparison that names no column of its
+    // own refers back to the one measure the request aggregates, row by row (a condition on the
+    // aggregate itself is said as one: `whose average is above 30`). With several measures, or
+    // none, which one it means is a doubt.
+    const measures = measuresOf(aggregates.map((a) => a.agg));
+    for (const c of elliptical) {
+      const focus = measures.length === 1 ? measures[0] : undefined;
+      if (!focus) {
+        this.doubt(`no column for "${c.text}"`);
+        continue;
+      }
+      const bound = c.op === 'between' ? `between ${c.value} and ${c.high ?? c.value}` : `${c.op} ${c.value}`;
+      this.readings.push(`"${c.text}" is read as ${focus.column} ${bound} for each row, before aggregating`);
+      conditions.push(
+        c.op === 'between'
+          ? {
+              kind: 'between',
+              column: focus,
+              low: { kind: 'number', value: c.value },
+              high: { kind: 'number', value: c.high ?? c.value },
+            }
+          : {
+              kind: 'compare',
+              left: { kind: 'column', ref: focus },
+              op: c.op,
+              value: { kind: 'number', value: c.value },
+            },
+      );
+    }
 
     // ---- grouping
     const groupKeys: Resolved[] = [];
@@ -673,7 +718,39 @@ class Proposer {
       ambiguous,
       confidence: conclusive ? 'high' : 'partial',
       doubts: [...this.notes],
+      readings: [...this.readings],
     };
+  }
+
+  /**
+   * The terms listed after an aggregate's own (`temperature and humidity`, `a, b and c`) that have
+   * no aggregate of their own and name no table or value: the aggregate is said once for them all.
+   */
+  private conjoinedMeasures(a: AggregateLink): TermLink[] {
+    if (a.fn === 'count' || !a.target || !('term' in a.target)) return [];
+    const L = this.links;
+    const out: TermLink[] = [];
+    let current = this.term(a.target.term);
+    while (current) {
+      let k = current.end;
+      const joiner = (L.tokens[k] ?? '').toLowerCase();
+      if (joiner !== 'and' && joiner !== ',') break;
+      k++;
+      if (joiner === ',' && (L.tokens[k] ?? '').toLowerCase() === 'and') k++;
+      const next = L.terms.find((t) => t.start === k);
+      if (
+        !next ||
+        !next.projected ||
+        next.values.length ||
+        this.isTableMention(next) ||
+        L.aggregates.some((x) => x !== a && x.target && 'term' in x.target && x.target.term === next.id) ||
+        L.groups.some((g) => g.term === next.id)
+      )
+        break;
+      out.push(next);
+      current = next;
+    }
+    return out;
   }
 
   /** `the 3 devices with …`, `the 10 most recent orders`: the noun a limit ranks. */
@@ -944,4 +1021,15 @@ function termsOf(n: ArithmeticNode): number[] {
 
 function sameAggregate(a: Aggregate, b: Aggregate): boolean {
   return a.fn === b.fn && !!a.distinct === !!b.distinct && JSON.stringify(a.arg) === JSON.stringify(b.arg);
+}
+
+/** The distinct columns the aggregates take a value of (count excluded): what a request measures. */
+function measuresOf(aggregates: readonly Aggregate[]): ColumnRef[] {
+  const out: ColumnRef[] = [];
+  for (const a of aggregates) {
+    if (a.fn === 'count' || a.arg?.kind !== 'column') continue;
+    const ref = a.arg.ref;
+    if (!out.some((r) => r.table === ref.table && r.column === ref.column)) out.push(ref);
+  }
+  return out;
 }

@@ -197,4 +197,10 @@ export interface PlanProposal {
   confidence: 'high' | 'partial' | 'none';
   /** Why the proposal is not conclusive, in words (for logs and for the model's hint). */
   doubts: string[];
+  /**
+   * How words that could be read more than one way were read (`"above 30" is read as
+   * temperature > 30 for each row, before aggregating`): the turn's assumptions when the plan is
+   * the linker's.
+   */
+  readings: string[];
 }

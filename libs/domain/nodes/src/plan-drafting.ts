@@ -121,7 +121,8 @@ export async function draftFromPlan(
         kind: 'sql',
         sql: compiled.sql,
         plan: checked.plan,
-        assumptions: compiled.assumptions,
+        // How the linker read words that read more than one way, when its plan is the answer.
+        assumptions: [...(candidate.from === 'linker' ? proposal.readings : []), ...compiled.assumptions],
         from: candidate.from,
       };
     } catch (err) {
