@@ -387,6 +387,14 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
     const hinted = c.hintWords.flatMap((w) => conceptColumns(index, w));
     if (countsRows) aggregate = 'count';
+    // The noun the comparison's clause is about (`products` in `only products with more than 10
+    // units`, `readings` in `only readings with battery above 20`): whether it is the grouped thing
+    // or the rows decides between HAVING and WHERE once the grouping is known.
+    const subjectTerm = subject !== null ? terms[subject] : undefined;
+    let k = (subjectTerm && subjectTerm.start < c.cueStart ? subjectTerm.start : c.start) - 1;
+    while (k >= 0 && ARTICLES.has(norm(k))) k--;
+    const ownerTerm = OWNER_MARKERS.has(norm(k)) ? termAt.get(k - 1) : undefined;
+    const owner = ownerTerm && ownerTerm.end === k && !ownerTerm.values.length ? ownerTerm.id : null;
     return {
       start: c.start,
       end: countsRows && after ? after.end : c.end,
@@ -399,10 +407,13 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       hinted,
       aggregate,
       countsRows,
+      owner,
     };
   });
 
   // 10. Grouping cues.
+  /** An aggregate starts at `k` (`a total quantity …`), or a count of rows (`more than 3 orders`). */
+  const aboutAggregate = (k: number): boolean => aggAt.has(k) || comparisons.some((c) => c.start === k && c.countsRows);
   const groups: GroupLink[] = [];
   const orderKeysByBy: OrderLink[] = [];
   const hasSuperlative = [...cueAt.values()].some((c) => c.superlative);
@@ -423,9 +434,13 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         from = norm(i + 1) === 'by' ? i + 2 : i + 3;
       }
     } else if ((w === 'which' || w === 'what') && !taken.has(i + 1)) cue = 'which';
-    else if (w === 'whose' && !taken.has(i - 1)) {
-      // `devices whose average temperature exceeds 30`: the rows are the devices, computed per
-      // device (grouped only when something is computed, as with `which`).
+    else if (
+      (w === 'whose' || (w === 'with' && aboutAggregate(ARTICLES.has(norm(i + 1)) ? i + 2 : i + 1))) &&
+      !taken.has(i - 1)
+    ) {
+      // `devices whose average temperature exceeds 30`, `products with a total quantity above 50`:
+      // the rows are the devices (products), computed per device (grouped only when something is
+      // computed, as with `which`).
       const t = termAt.get(i - 1);
       if (t && t.end === i && !t.values.length)
         groups.push({
@@ -656,6 +671,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
 /** Words that open a clause about the grouped thing: `whose …`, `with an …`, `where the …`, `having …`. */
 const RELATIVE_MARKERS: ReadonlySet<string> = new Set(['whose', 'with', 'where', 'having', 'when', 'if']);
 const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the', 'their', 'its']);
+/** Words between a noun and a condition on it: `products with …`, `devices whose …`, `those having …`. */
+const OWNER_MARKERS: ReadonlySet<string> = new Set(['with', 'whose', 'having']);
 
 /** A term that can be compared with a number: a numeric (or temporal) column that is not an id. */
 function measureLike(t: TermLink, index: SchemaIndex): boolean {

@@ -262,4 +262,34 @@ describe('proposePlan: comparisons that lean on the rest of the request', () => 
       }),
     ]);
   });
+
+  it('a condition in a clause about the grouped thing, on a measure aggregated, is a HAVING; about the rows, a WHERE', () => {
+    expect(
+      parseQueryPlan(propose('sum of quantity per product, only products with more than 10 units', demo).plan),
+    ).toMatchObject({
+      where: null,
+      group_by: [{ column: 'product' }],
+      having: [{ aggregate: { fn: 'sum', arg: { ref: { column: 'quantity' } } }, op: '>', value: 10 }],
+    });
+    expect(
+      parseQueryPlan(propose('maximum temperature per device, only readings with battery above 20', demo).plan),
+    ).toMatchObject({
+      where: { kind: 'compare', left: { ref: { column: 'battery' } }, op: '>', value: { value: 20 } },
+      having: [],
+    });
+    expect(
+      parseQueryPlan(propose('total fare per vendor, only vendors with fares above 1000', taxi).plan),
+    ).toMatchObject({
+      where: null,
+      having: [{ aggregate: { fn: 'sum', arg: { ref: { column: 'fare_amt' } } }, op: '>', value: 1000 }],
+    });
+  });
+
+  it('"X with <aggregate> …" groups by X; a condition that needs a group and has none is a doubt, unless every row meets it', () => {
+    expect(parseQueryPlan(propose('vendors with an average fare above 30', taxi).plan)).toMatchObject({
+      group_by: [{ column: 'vendor_name' }],
+      having: [{ aggregate: { fn: 'avg', arg: { ref: { column: 'fare_amt' } } }, op: '>', value: 30 }],
+    });
+    expect(propose('How many different customers have placed at least one order?', demo).confidence).toBe('high');
+  });
 });

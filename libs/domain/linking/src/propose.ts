@@ -350,6 +350,7 @@ class Proposer {
 
     const having: HavingCondition[] = [];
     const elliptical: ComparisonLink[] = [];
+    const owned: { c: ComparisonLink; r: Resolved; op: Exclude<ComparisonLink['op'], 'between'> }[] = [];
     const pendingHaving: { op: HavingCondition['op']; value: number; fn: Aggregate['fn'] | null; rows: boolean }[] = [];
     for (const c of L.comparisons) {
       if (c.aggregate) {
@@ -367,6 +368,11 @@ class Proposer {
       if (!r) {
         // Refers back to what the request computes, if anything: decided once the aggregates are known.
         elliptical.push(c);
+        continue;
+      }
+      if (c.owner !== null && c.op !== 'between') {
+        // About the grouped thing or about the rows: decided once the grouping is known.
+        owned.push({ c, r, op: c.op });
         continue;
       }
       const left: ValueExpr = { kind: 'column', ref: this.ref(r) };
@@ -556,8 +562,37 @@ class Proposer {
     }
 
     // ---- having
+    // `sum of quantity per product, only products with more than 10 units`: a condition in a
+    // clause about the grouped thing, on a measure the request aggregates, is about the aggregate.
+    for (const { c, r, op } of owned) {
+      const owner = c.owner !== null ? this.term(c.owner) : undefined;
+      const ownerKey = owner && !this.isTableMention(owner) ? this.resolve(owner) : null;
+      const aboutGroup =
+        !!ownerKey && groupKeys.some((k) => k.table === ownerKey.table && k.info.label === ownerKey.info.label);
+      const agg = aboutGroup
+        ? aggregates.find(
+            (a) => a.agg.fn !== 'count' && a.agg.arg?.kind === 'column' && a.agg.arg.ref.column === this.ref(r).column,
+          )
+        : undefined;
+      if (agg) {
+        having.push({ aggregate: agg.agg, op, value: c.value });
+        continue;
+      }
+      conditions.push({
+        kind: 'compare',
+        left: { kind: 'column', ref: this.ref(r) },
+        op,
+        value: { kind: 'number', value: c.value },
+      });
+    }
     for (const h of pendingHaving) {
-      if (!grouped) continue;
+      if (!grouped) {
+        // `customers who placed at least one order`: every row there is counts once, so the
+        // condition holds already; any other condition needs a group to hold for.
+        const trivial = h.rows && ((h.op === '>=' && h.value <= 1) || (h.op === '>' && h.value < 1));
+        if (!trivial) this.doubt(`nothing grouped for "${h.fn ?? 'count'} ${h.op} ${h.value}" to hold for`);
+        continue;
+      }
       const agg: Aggregate | undefined = h.rows
         ? { fn: 'count', arg: null, distinct: false }
         : (aggregates.find((a) => a.agg.fn === h.fn)?.agg ?? aggregates[0]?.agg);

@@ -81,6 +81,8 @@ export interface ComparisonLink extends Span {
   aggregate: AggregateFn | null;
   /** `more than 5 orders`: the counted thing is the table itself. */
   countsRows: boolean;
+  /** The noun whose clause the comparison is in (`products` in `products with more than 10 units`). */
+  owner: number | null;
 }
 
 export interface AggregateLink extends Span {
