@@ -213,6 +213,24 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         continue;
       }
       const nw = norm(k);
+      // The column named before its value (`except device dev-01`) is part of the negated phrase.
+      const valueNext = t && !t.values.length ? termAt.get(t.end) : undefined;
+      if (
+        t &&
+        valueNext &&
+        valueNext.start === t.end &&
+        valueNext.values.some((v) => t.columns.some((c) => c.table === v.table && c.column === v.column))
+      ) {
+        k = t.end;
+        continue;
+      }
+      // A yes/no column said as a condition (`not ok`, `vehicles that are not ok`).
+      if (t && !t.values.length && t.start === k && booleanColumn(t, index)) {
+        t.negated = true;
+        hit = true;
+        k = t.end;
+        continue;
+      }
       if (t && !t.values.length) break;
       if (hit && !['or', 'nor', 'and', ',', 'the', 'a', 'any'].includes(nw)) break;
       if (!hit && !FUNCTION_WORDS.has(nw) && !REQUEST_VERBS.has(nw) && nw !== 'than' && tokens[k]?.kind !== 'punct')
@@ -681,6 +699,12 @@ function measureLike(t: TermLink, index: SchemaIndex): boolean {
     const info = index.table(c.table)?.columns.find((x) => x.label === c.label);
     return !!info && (info.numeric || info.temporal) && !/(^|_)id$/i.test(info.column);
   });
+}
+
+/** A term naming a yes/no column (and no table): `ok`, `is_active`. */
+function booleanColumn(t: TermLink, index: SchemaIndex): boolean {
+  if (t.tables.length && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0)) return false;
+  return t.columns.some((c) => !!index.table(c.table)?.columns.find((x) => x.label === c.label)?.boolean);
 }
 
 /** Inside a `where …` clause that defines rather than filters (no comparison or value follows). */

@@ -292,4 +292,22 @@ describe('proposePlan: comparisons that lean on the rest of the request', () => 
     });
     expect(propose('How many different customers have placed at least one order?', demo).confidence).toBe('high');
   });
+
+  it('a negation reaches past the column named before its value, and negates a yes/no column', () => {
+    expect(propose('average humidity except device dev-01', demo).plan?.where).toMatchObject({
+      kind: 'compare',
+      left: { ref: { column: 'device_id' } },
+      op: '!=',
+      value: { value: 'dev-01' },
+    });
+    expect(propose('average speed of vehicles that are not ok', stream).plan?.where).toMatchObject({
+      kind: 'compare',
+      left: { ref: { column: 'ok' } },
+      value: { kind: 'boolean', value: false },
+    });
+    // Said of the rows in the middle of a list, a negated yes/no column is still a condition.
+    const p = propose('minimum speed per vehicle every 30 seconds, not ok vehicles only', stream);
+    expect(p.confidence).toBe('high');
+    expect(p.plan?.where).toMatchObject({ left: { ref: { column: 'ok' } }, value: { value: false } });
+  });
 });

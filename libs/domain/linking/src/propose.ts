@@ -601,7 +601,10 @@ class Proposer {
 
     // ---- booleans said as a condition (`reported as ok`)
     for (const t of L.terms) {
-      if (used.has(t.id) || t.projected) continue;
+      // Negated (`not ok`) or said of the rows (`ok vehicles`), a yes/no column is a condition even
+      // where a list of columns is being said.
+      const describesRows = L.terms.some((n) => n.start === t.end && this.isTableMention(n));
+      if (used.has(t.id) || (t.projected && !t.negated && !describesRows)) continue;
       const r = this.resolve(t);
       if (r?.info.boolean && t.columns[0]?.match !== 'partial') {
         conditions.push({
