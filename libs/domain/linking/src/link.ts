@@ -231,7 +231,11 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         k = t.end;
         continue;
       }
-      if (t && !t.values.length) break;
+      if (t && !t.values.length) {
+        // `trips without tips`: a measure said absent; what "absent" means (0, NULL) is not said.
+        if (!hit && t.start === k && (w === 'without' || w === 'no')) t.negated = true;
+        break;
+      }
       if (hit && !['or', 'nor', 'and', ',', 'the', 'a', 'any'].includes(nw)) break;
       if (!hit && !FUNCTION_WORDS.has(nw) && !REQUEST_VERBS.has(nw) && nw !== 'than' && tokens[k]?.kind !== 'punct')
         break;
@@ -291,8 +295,20 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         break;
       }
       if (t) {
-        target = { term: t.id };
-        countsRows = c.fn === 'count' && t.tables.length > 0 && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0);
+        // `average order quantity`: a table named before one of its columns qualifies it; the
+        // column is what is averaged.
+        const next = termAt.get(t.end);
+        const namesTable = t.tables.length > 0 && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0);
+        const qualified =
+          c.fn !== 'count' &&
+          namesTable &&
+          next &&
+          next.start === t.end &&
+          !next.values.length &&
+          next.columns.some((col) => t.tables.some((tb) => tb.table === col.table)) &&
+          measureLike(next, index);
+        target = { term: qualified ? next.id : t.id };
+        countsRows = c.fn === 'count' && namesTable;
         break;
       }
       const w = norm(k);

@@ -310,4 +310,18 @@ describe('proposePlan: comparisons that lean on the rest of the request', () => 
     expect(p.confidence).toBe('high');
     expect(p.plan?.where).toMatchObject({ left: { ref: { column: 'ok' } }, value: { value: false } });
   });
+
+  it('a table named before one of its columns qualifies the aggregated column; a measure said absent is a doubt', () => {
+    expect(parseQueryPlan(propose('average order quantity per customer country', demo).plan).select).toContainEqual(
+      expect.objectContaining({
+        aggregate: expect.objectContaining({
+          fn: 'avg',
+          arg: expect.objectContaining({ ref: expect.objectContaining({ column: 'quantity' }) }),
+        }),
+      }),
+    );
+    const absent = propose('trips without tips', taxi);
+    expect(absent.confidence).toBe('partial');
+    expect(absent.doubts).toContain('"tips" said absent, with no value to compare');
+  });
 });

@@ -660,6 +660,12 @@ class Proposer {
       }
       for (const t of L.terms) {
         if (!t.projected || used.has(t.id) || t.values.length) continue;
+        if (t.negated && !this.resolve(t)?.info.boolean) {
+          // `trips without tips`: a condition whose value is not said (0? no value at all?).
+          this.doubt(`"${t.text}" said absent, with no value to compare`);
+          use(t);
+          continue;
+        }
         if (L.arithmetic.some((a) => termsOf(a.expr).includes(t.id))) continue;
         const table = this.isTableMention(t);
         if (table === this.source || (table && !t.columns.some((c) => this.scope.includes(c.table)))) continue;
