@@ -21,6 +21,10 @@ const groups = (text: string, schema: LinkSchema) =>
 describe('time ranges', () => {
   it.each([
     ['orders placed in February 2024', demo, [['2024-02-01 00:00:00', '2024-03-01 00:00:00']]],
+    ['readings from the first week of February 2024', demo, [['2024-02-01 00:00:00', '2024-02-08 00:00:00']]],
+    ['orders in the second week of March 2024', demo, [['2024-03-08 00:00:00', '2024-03-15 00:00:00']]],
+    // A leap February: its last seven days are the 23rd to the 29th.
+    ['readings in the last week of February 2024', demo, [['2024-02-23 00:00:00', '2024-03-01 00:00:00']]],
     ['trips in March 2024', taxi, [['2024-03-01 00:00:00', '2024-04-01 00:00:00']]],
     ['readings on 1 March 2024 between 12:00 and 18:00', demo, [['2024-03-01 12:00:00', '2024-03-01 18:00:00']]],
     ['readings between 10:00 and 14:00 on 2 March 2024', demo, [['2024-03-02 10:00:00', '2024-03-02 14:00:00']]],

@@ -317,6 +317,8 @@ export function findTimeRanges(
       const unitTok = n === null ? tokens[i + 1] : tokens[i + 2];
       const grain = RELATIVE_UNITS[singular(unitTok?.norm ?? '')];
       if (!grain || !unitTok) continue;
+      // `the last week of February`: a week of that month, not the past seven days.
+      if (tokens[unitTok.i + 1]?.norm === 'of') continue;
       const idx = range(i, unitTok.i + 1);
       if (tokens[i - 1]?.norm === 'the') idx.unshift(i - 1);
       if (['in', 'over', 'during', 'for', 'within'].includes(tokens[idx[0] - 1]?.norm ?? '')) idx.unshift(idx[0] - 1);
@@ -434,6 +436,12 @@ export function findTimeRanges(
       used.add(a).add(b);
     }
   }
+  // `the last week of February`: what chrono read in the week words belongs to the month's week.
+  for (const p of dates) {
+    if (!p.date || p.date.day !== null || !p.date.month || p.time || tokens[p.index - 1]?.norm !== 'of') continue;
+    const week = weekOfMonth(tokens, p.index - 1);
+    if (week) for (const q of dates) if (q !== p && q.index >= week.start && q.end <= p.index) used.add(q);
+  }
   for (const p of dates) {
     if (used.has(p) || !p.date) continue;
     const grain: Grain = p.time ? 'minute' : p.date.day !== null ? 'day' : p.date.month ? 'month' : 'year';
@@ -452,6 +460,15 @@ export function findTimeRanges(
       'until',
       'from',
     ]);
+    // `the first week of February 2024`: a week of the month (days 1–7, 8–14, …; `last`: its final 7).
+    const week =
+      prep === 'of' && p.date.day === null && p.date.month && !p.time ? weekOfMonth(tokens, p.index - 1) : null;
+    if (week) {
+      const from = week.last ? add(add(start, 'month', 1), 'day', -7) : add(start, 'day', 7 * week.n);
+      out.push(link([...range(week.start, p.index), ...idx], from, add(from, 'day', 7)));
+      take([...range(week.start, p.index), ...idx]);
+      continue;
+    }
     if (prep === 'since' || prep === 'from') out.push(link(idx, start, null));
     else if (prep === 'after') out.push(link(idx, end ?? start, null));
     else if (prep === 'before') out.push(link(idx, null, start));
@@ -492,4 +509,30 @@ function withPreposition(tokens: readonly Token[], idx: number[], preps: string[
   const all = range(s, e + 1);
   if (preps.includes(tokens[s - 1]?.norm ?? '')) all.unshift(s - 1);
   return all;
+}
+
+const WEEK_ORDINALS: Record<string, number> = {
+  first: 0,
+  '1st': 0,
+  second: 1,
+  '2nd': 1,
+  third: 2,
+  '3rd': 2,
+  fourth: 3,
+  '4th': 3,
+};
+
+/** `[the] first|second|third|fourth|last week` ending right before `of` at `ofAt`. */
+function weekOfMonth(tokens: readonly Token[], ofAt: number): { n: number; last: boolean; start: number } | null {
+  if (tokens[ofAt - 1]?.norm !== 'week') return null;
+  const ordinal = tokens[ofAt - 2]?.norm ?? '';
+  const last = ordinal === 'last' || ordinal === 'final';
+  const n = WEEK_ORDINALS[ordinal];
+  if (!last && n === undefined) return null;
+  const start = tokens[ofAt - 3]?.norm === 'the' ? ofAt - 3 : ofAt - 2;
+  return {
+    n: n ?? 0,
+    last,
+    start: ['in', 'during', 'for'].includes(tokens[start - 1]?.norm ?? '') ? start - 1 : start,
+  };
 }
