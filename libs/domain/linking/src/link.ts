@@ -619,16 +619,24 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       hinted: [],
     });
   }
-  // "Which device has the lowest …", "On which day was … highest": one answer.
+  // "Which device has the lowest …", "On which day was … highest", "the driver with the best
+  // rating": one answer.
   if (!limits.length && hasSuperlative) {
     for (let i = 0; i < tokens.length; i++) {
-      if (norm(i) !== 'which' && norm(i) !== 'what') continue;
+      const w = norm(i);
+      const singularThe =
+        w === 'the' &&
+        ['with', 'that', 'who', 'whose', 'having'].includes(norm(termAt.get(i + 1)?.end ?? i + 2)) &&
+        tokens.slice(i + 2, i + 9).some((t) => t.norm === 'the' && superlativeAt(tokens, t.i + 1) !== null);
+      if (w !== 'which' && w !== 'what' && !singularThe) continue;
       const next = tokens[i + 1];
       if (!next || next.kind !== 'word' || numberOf(next) !== null) continue;
       const t = termAt.get(i + 1);
       const noun = t ? tokens[t.end - 1] : next;
       if (noun && singular(noun.norm) === noun.norm && !FUNCTION_WORDS.has(next.norm)) {
-        orders.push({ start: i, end: i + 2, text: slice(i, i + 2), direction: null, limit: 1, key: null, hinted: [] });
+        // After `the`, the noun itself is what the one answer is (the rows a limit ranks).
+        const end = singularThe ? i + 1 : i + 2;
+        orders.push({ start: i, end, text: slice(i, end), direction: null, limit: 1, key: null, hinted: [] });
         break;
       }
     }

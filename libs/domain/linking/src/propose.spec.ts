@@ -324,4 +324,14 @@ describe('proposePlan: comparisons that lean on the rest of the request', () => 
     expect(absent.confidence).toBe('partial');
     expect(absent.doubts).toContain('"tips" said absent, with no value to compare');
   });
+
+  it('"the X with the <superlative> …" asks for one X, as "which X" does; a plural asks for the ranking', () => {
+    expect(parseQueryPlan(propose('the driver with the best rating', taxi).plan)).toMatchObject({
+      source: 'drivers',
+      order_by: [{ direction: 'desc' }],
+      limit: 1,
+    });
+    expect(propose('the device with the highest average temperature', demo).plan?.limit).toBe(1);
+    expect(propose('the devices with the highest average temperature', demo).plan?.limit ?? null).toBeNull();
+  });
 });
