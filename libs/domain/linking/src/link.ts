@@ -425,7 +425,20 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     // units`, `readings` in `only readings with battery above 20`): whether it is the grouped thing
     // or the rows decides between HAVING and WHERE once the grouping is known.
     const subjectTerm = subject !== null ? terms[subject] : undefined;
-    let k = (subjectTerm && subjectTerm.start < c.cueStart ? subjectTerm.start : c.start) - 1;
+    const clauseStart = subjectTerm && subjectTerm.start < c.cueStart ? subjectTerm.start : c.start;
+    // What leads into the comparison's clause, past the rows' noun and little words:
+    // `excluding readings below 0`, `except those with battery under 20` (the rows kept are the
+    // others); `… or with a fare above 50` (either condition).
+    let n = clauseStart - 1;
+    while (n >= 0 && n >= clauseStart - 6) {
+      const t = termAt.get(n);
+      if (t && t.tables.length && !t.values.length) n = t.start - 1;
+      else if (ARTICLES.has(norm(n)) || CLAUSE_FILLERS.has(norm(n))) n--;
+      else break;
+    }
+    const excluded = EXCLUSIONS.has(norm(n));
+    const orWithPrevious = norm(n) === 'or' || (norm(n) === 'either' && norm(n - 1) === 'or');
+    let k = clauseStart - 1;
     while (k >= 0 && ARTICLES.has(norm(k))) k--;
     const ownerTerm = OWNER_MARKERS.has(norm(k)) ? termAt.get(k - 1) : undefined;
     const owner = ownerTerm && ownerTerm.end === k && !ownerTerm.values.length ? ownerTerm.id : null;
@@ -442,6 +455,8 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       aggregate,
       countsRows,
       owner,
+      excluded,
+      orWithPrevious,
     };
   });
 
@@ -713,6 +728,22 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
 /** Words that open a clause about the grouped thing: `whose …`, `with an …`, `where the …`, `having …`. */
 const RELATIVE_MARKERS: ReadonlySet<string> = new Set(['whose', 'with', 'where', 'having', 'when', 'if']);
 const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the', 'their', 'its']);
+/** Little words between a clause's lead word and its condition. */
+const CLAUSE_FILLERS: ReadonlySet<string> = new Set([
+  'that',
+  'which',
+  'those',
+  'ones',
+  'are',
+  'is',
+  'were',
+  'was',
+  'with',
+  'where',
+  'whose',
+]);
+/** Words that keep the other rows: `excluding readings below 0`. (`not above` is the comparison's own.) */
+const EXCLUSIONS: ReadonlySet<string> = new Set(['excluding', 'except', 'exclude', 'without']);
 /** Words between a noun and a condition on it: `products with …`, `devices whose …`, `those having …`. */
 const OWNER_MARKERS: ReadonlySet<string> = new Set(['with', 'whose', 'having']);
 

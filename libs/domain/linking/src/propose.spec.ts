@@ -334,4 +334,26 @@ describe('proposePlan: comparisons that lean on the rest of the request', () => 
     expect(propose('the device with the highest average temperature', demo).plan?.limit).toBe(1);
     expect(propose('the devices with the highest average temperature', demo).plan?.limit ?? null).toBeNull();
   });
+
+  it('rows said to be left out keep the opposite condition; comparisons joined by "or" are either one', () => {
+    expect(propose('average temperature per device, excluding readings below 0', demo).plan?.where).toMatchObject({
+      kind: 'compare',
+      left: { ref: { column: 'temperature' } },
+      op: '>=',
+      value: { value: 0 },
+    });
+    expect(propose('readings except those with battery under 20', demo).plan?.where).toMatchObject({
+      op: '>=',
+      value: { value: 20 },
+    });
+    expect(propose('trips over 10 km or with a fare above 50', taxi).plan?.where).toMatchObject({
+      kind: 'or',
+      conditions: [
+        { kind: 'compare', left: { ref: { column: 'trip_dist_km' } }, op: '>' },
+        { kind: 'compare', left: { ref: { column: 'fare_amt' } }, op: '>' },
+      ],
+    });
+    // `not above` stays the comparison's own negation, not flipped twice.
+    expect(propose('show readings where temperature is not above 30', demo).plan?.where).toMatchObject({ op: '<=' });
+  });
 });

@@ -1,6 +1,7 @@
 import type {
   Aggregate,
   ColumnRef,
+  CompareOp,
   Condition,
   HavingCondition,
   Literal,
@@ -352,6 +353,7 @@ class Proposer {
     const elliptical: ComparisonLink[] = [];
     const owned: { c: ComparisonLink; r: Resolved; op: Exclude<ComparisonLink['op'], 'between'> }[] = [];
     const pendingHaving: { op: HavingCondition['op']; value: number; fn: Aggregate['fn'] | null; rows: boolean }[] = [];
+    let previousWasComparison = false;
     for (const c of L.comparisons) {
       if (c.aggregate) {
         if (c.op !== 'between') pendingHaving.push({ op: c.op, value: c.value, fn: c.aggregate, rows: c.countsRows });
@@ -375,15 +377,16 @@ class Proposer {
         owned.push({ c, r, op: c.op });
         continue;
       }
-      const left: ValueExpr = { kind: 'column', ref: this.ref(r) };
-      if (c.op === 'between') {
-        conditions.push({
-          kind: 'between',
-          column: this.ref(r),
-          low: { kind: 'number', value: c.value },
-          high: { kind: 'number', value: c.high ?? c.value },
-        });
-      } else conditions.push({ kind: 'compare', left, op: c.op, value: { kind: 'number', value: c.value } });
+      const condition = comparisonCondition(c, this.ref(r));
+      const previous = conditions[conditions.length - 1];
+      if (c.orWithPrevious && previous && previousWasComparison) {
+        // `temperature above 30 or humidity above 80`: either one.
+        conditions[conditions.length - 1] = {
+          kind: 'or',
+          conditions: [...(previous.kind === 'or' ? previous.conditions : [previous]), condition],
+        };
+      } else conditions.push(condition);
+      previousWasComparison = true;
     }
 
     // Only a request about time has to say which time column it means.
@@ -451,21 +454,7 @@ class Proposer {
       }
       const bound = c.op === 'between' ? `between ${c.value} and ${c.high ?? c.value}` : `${c.op} ${c.value}`;
       this.readings.push(`"${c.text}" is read as ${focus.column} ${bound} for each row, before aggregating`);
-      conditions.push(
-        c.op === 'between'
-          ? {
-              kind: 'between',
-              column: focus,
-              low: { kind: 'number', value: c.value },
-              high: { kind: 'number', value: c.high ?? c.value },
-            }
-          : {
-              kind: 'compare',
-              left: { kind: 'column', ref: focus },
-              op: c.op,
-              value: { kind: 'number', value: c.value },
-            },
-      );
+      conditions.push(comparisonCondition(c, focus));
     }
 
     // ---- grouping
@@ -575,15 +564,10 @@ class Proposer {
           )
         : undefined;
       if (agg) {
-        having.push({ aggregate: agg.agg, op, value: c.value });
+        having.push({ aggregate: agg.agg, op: c.excluded ? OPPOSITE[op] : op, value: c.value });
         continue;
       }
-      conditions.push({
-        kind: 'compare',
-        left: { kind: 'column', ref: this.ref(r) },
-        op,
-        value: { kind: 'number', value: c.value },
-      });
+      conditions.push(comparisonCondition(c, this.ref(r)));
     }
     for (const h of pendingHaving) {
       if (!grouped) {
@@ -1077,3 +1061,21 @@ function measuresOf(aggregates: readonly Aggregate[]): ColumnRef[] {
   }
   return out;
 }
+
+/** The condition a comparison says, the opposite one when it names rows to leave out. */
+function comparisonCondition(c: ComparisonLink, column: ColumnRef): Condition {
+  const said: Condition =
+    c.op === 'between'
+      ? {
+          kind: 'between',
+          column,
+          low: { kind: 'number', value: c.value },
+          high: { kind: 'number', value: c.high ?? c.value },
+        }
+      : { kind: 'compare', left: { kind: 'column', ref: column }, op: c.op, value: { kind: 'number', value: c.value } };
+  if (!c.excluded) return said;
+  if (said.kind === 'compare') return { ...said, op: OPPOSITE[said.op] };
+  return { kind: 'not', condition: said };
+}
+
+const OPPOSITE: Record<CompareOp, CompareOp> = { '>': '<=', '<=': '>', '<': '>=', '>=': '<', '=': '!=', '!=': '=' };

@@ -83,6 +83,10 @@ export interface ComparisonLink extends Span {
   countsRows: boolean;
   /** The noun whose clause the comparison is in (`products` in `products with more than 10 units`). */
   owner: number | null;
+  /** Said of rows to leave out (`excluding readings below 0`): the condition kept is the opposite. */
+  excluded: boolean;
+  /** Joined to the comparison before it by `or`. */
+  orWithPrevious: boolean;
 }
 
 export interface AggregateLink extends Span {
