@@ -575,6 +575,15 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     }
     if (cue === 'which' && tokens[head.start]?.kind !== 'word') continue;
     groups.push({ start: i, end: head.end, text: slice(i, head.end), cue, term: head.id, qualifiers });
+    // `per vendor and borough`: the cue carries over a list of keys (not over a measure:
+    // `per device and the average temperature` lists what to compute).
+    for (let last = head; norm(last.end) === 'and' || norm(last.end) === ',';) {
+      const more = termAt.get(last.end + 1);
+      if (!more || more.start !== last.end + 1 || more.values.length || measureLike(more, index)) break;
+      if (aggregates.some((a) => a.target && 'term' in a.target && a.target.term === more.id)) break;
+      groups.push({ start: more.start, end: more.end, text: more.text, cue, term: more.id, qualifiers: [] });
+      last = more;
+    }
   }
 
   // 11. Ordering: superlatives, limits, explicit direction, `which X … the most` (limit 1).

@@ -356,4 +356,17 @@ describe('proposePlan: comparisons that lean on the rest of the request', () => 
     // `not above` stays the comparison's own negation, not flipped twice.
     expect(propose('show readings where temperature is not above 30', demo).plan?.where).toMatchObject({ op: '<=' });
   });
+
+  it('a grouping cue carries over a list of keys, not over a measure', () => {
+    expect(parseQueryPlan(propose('number of trips per vendor, borough and payment type', taxi).plan).group_by).toEqual(
+      [
+        expect.objectContaining({ column: 'vendor_name' }),
+        expect.objectContaining({ column: 'pu_borough' }),
+        expect.objectContaining({ column: 'payment_type' }),
+      ],
+    );
+    expect(parseQueryPlan(propose('average temperature and humidity per device', demo).plan).group_by).toEqual([
+      expect.objectContaining({ column: 'device_id' }),
+    ]);
+  });
 });
