@@ -298,7 +298,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
         // `average order quantity`: a table named before one of its columns qualifies it; the
         // column is what is averaged.
         const next = termAt.get(t.end);
-        const namesTable = t.tables.length > 0 && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0);
+        const namesTable = namesTableFirst(t);
         const qualified =
           c.fn !== 'count' &&
           namesTable &&
@@ -757,8 +757,13 @@ const EXCLUSIONS: ReadonlySet<string> = new Set(['excluding', 'except', 'exclude
 const OWNER_MARKERS: ReadonlySet<string> = new Set(['with', 'whose', 'having']);
 
 /** A term that can be compared with a number: a numeric (or temporal) column that is not an id. */
+/** The term names a table at least as well as any column (`orders`, `vehicles`). */
+function namesTableFirst(t: TermLink): boolean {
+  return t.tables.length > 0 && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0);
+}
+
 function measureLike(t: TermLink, index: SchemaIndex): boolean {
-  if (t.tables.length && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0)) return false;
+  if (namesTableFirst(t)) return false;
   return t.columns.some((c) => {
     const info = index.table(c.table)?.columns.find((x) => x.label === c.label);
     return !!info && (info.numeric || info.temporal) && !/(^|_)id$/i.test(info.column);
@@ -767,7 +772,7 @@ function measureLike(t: TermLink, index: SchemaIndex): boolean {
 
 /** A term naming a yes/no column (and no table): `ok`, `is_active`. */
 function booleanColumn(t: TermLink, index: SchemaIndex): boolean {
-  if (t.tables.length && (t.tables[0]?.score ?? 0) >= (t.columns[0]?.score ?? 0)) return false;
+  if (namesTableFirst(t)) return false;
   return t.columns.some((c) => !!index.table(c.table)?.columns.find((x) => x.label === c.label)?.boolean);
 }
 
