@@ -48,6 +48,8 @@ export interface VelofluxQuery {
   walked(i: number): boolean;
   readonly select: SelectList;
   readonly windows: readonly Call[];
+  /** Windows written as GROUP BY keys at the top level (the only place they belong). */
+  readonly groupWindows: readonly Call[];
   /** Inside the arguments of a window call (or of its OVER clause). */
   inWindowArgs(i: number): boolean;
   readonly catalog: Catalog;
@@ -533,6 +535,7 @@ export function analyzeVeloflux(s: Structure, g: Grounding): VelofluxQuery {
     walked,
     select: { distinctAt, items, aliases, names: aliasNames },
     windows,
+    groupWindows: windows.filter((w) => clauseAt[w.index] === 'group' && s.depth[w.index] === 0),
     inWindowArgs,
     catalog,
     calls,
@@ -551,9 +554,4 @@ function resolveStream(g: Grounding, known: readonly string[], name: string | un
     return other && other.length > 0 ? 'other-with-columns' : 'other-without-columns';
   }
   return 'grounded';
-}
-
-/** Windows written as GROUP BY keys at the top level (the only place they belong). */
-export function windowsInGroupBy(q: VelofluxQuery): Call[] {
-  return q.windows.filter((w) => q.clauseAt[w.index] === 'group' && q.s.depth[w.index] === 0);
 }

@@ -1,5 +1,4 @@
 import type { VelofluxRule } from '../rule';
-import { windowsInGroupBy } from '../query';
 
 /**
  * GROUP BY keys without a window or an aggregate: the planner refuses it. Needs the catalog to say
@@ -9,7 +8,7 @@ export const groupByNeedsAggregate: VelofluxRule = {
   id: 'group-by-needs-aggregate',
   check(q, out) {
     if (q.catalog.aggregates.size === 0 || q.hasAggregate || !q.contentRange('group')) return;
-    if (windowsInGroupBy(q).length > 0) return;
+    if (q.groupWindows.length > 0) return;
     out.error(
       "GROUP BY without aggregate functions is not supported by veloFlux; aggregate the other columns (e.g. count(*), avg(x)) or remove GROUP BY (a window alone, GROUP BY tumblingwindow('ss', 10), is allowed)",
     );

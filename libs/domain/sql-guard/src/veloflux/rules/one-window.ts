@@ -1,11 +1,10 @@
 import type { VelofluxRule } from '../rule';
-import { windowsInGroupBy } from '../query';
 
 /** At most one window in GROUP BY. */
 export const oneWindow: VelofluxRule = {
   id: 'one-window',
   check(q, out) {
-    const windows = windowsInGroupBy(q);
+    const windows = q.groupWindows;
     if (windows.length <= 1) return;
     out.error(
       `only one window is allowed in GROUP BY, found ${windows.length} (${windows.map((w) => w.name).join(', ')}); keep one`,

@@ -2,7 +2,6 @@ import { HARD_KEYWORDS, VELOFLUX_WINDOWS } from '../../keywords';
 import { isSymbol } from '../../lexer';
 import { compactText, lowerWord, spacedText, splitItems } from '../../structure';
 import type { VelofluxQuery } from '../query';
-import { windowsInGroupBy } from '../query';
 import type { VelofluxRule } from '../rule';
 
 /**
@@ -23,7 +22,7 @@ export const ungroupedColumns: VelofluxRule = {
         keys.add(stripParens(compactText(toks, a, b)));
       }
     }
-    const window = windowsInGroupBy(q)[0];
+    const window = q.groupWindows[0];
     for (const [a, b] of q.select.items) {
       if (!isPlainReference(q, a, b)) continue;
       if (keys.has(stripParens(compactText(toks, a, b)))) continue;
