@@ -140,7 +140,7 @@ export type ChainFact =
   /** `a->b > 1`: everything after `->` is read as the field, so the access needs parentheses. */
   | { kind: 'unparenthesized'; at: number; path: string; operator: string };
 
-export const JOIN_WORDS: ReadonlySet<string> = new Set([
+const JOIN_WORDS: ReadonlySet<string> = new Set([
   'join',
   'inner',
   'left',
