@@ -18,7 +18,8 @@ export interface Span {
   text: string;
 }
 
-export type MatchKind = 'exact' | 'plural' | 'abbreviation' | 'partial' | 'stem' | 'concept' | 'generic';
+/** `related`: by meaning (WordNet), not spelling; a turn that relies on one says so. */
+export type MatchKind = 'exact' | 'plural' | 'abbreviation' | 'partial' | 'stem' | 'related' | 'concept' | 'generic';
 
 export interface TableCandidate {
   table: string;
