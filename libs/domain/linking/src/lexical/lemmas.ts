@@ -25,11 +25,11 @@ export function lemmaOf(word: string): string {
     if (/^[a-z]{3,}$/.test(word)) {
       const e = engine();
       // wink's typings give `its.lemma` the model's addons as a parameter, which `out` supplies at run time.
-      const out = e
-        .readDoc(word)
-        .tokens()
-        .out(e.its.lemma as unknown as typeof e.its.value);
-      if (out.length === 1 && /^[a-z]+$/.test(out[0] ?? '')) lemma = out[0] as string;
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- `its` helpers are plain functions
+      const lemmaOfToken = e.its.lemma as unknown as typeof e.its.value;
+      const out: string[] = e.readDoc(word).tokens().out(lemmaOfToken);
+      const only = out.length === 1 ? out[0] : undefined;
+      if (only && /^[a-z]+$/.test(only)) lemma = only;
     }
     if (cache.size > 50_000) cache.clear();
     cache.set(word, lemma);
