@@ -1,3 +1,4 @@
+import { buildIndex } from './schema-index';
 import { linkRequest } from './link';
 import { demoSchema, streamSchema, taxiSchema } from './testing/fixtures';
 import type { LinkSchema, Links } from './types';
@@ -103,5 +104,26 @@ describe('unlinked words', () => {
   it('ignores request verbs, filler and cue words', () => {
     expect(linkRequest('Please show me the total fare of all trips that were paid by card', taxi).unlinked).toEqual([]);
     expect(linkRequest('How many readings did each device send in each hour?', demo).unlinked).toEqual([]);
+  });
+});
+
+describe('names in a namespace', () => {
+  it('a prefix every table or every column of a table shares is also left out', () => {
+    const index = buildIndex({
+      streaming: false,
+      tables: {
+        sbCustomer: [
+          { name: 'sbCustId', data_type: 'VARCHAR' },
+          { name: 'sbCustName', data_type: 'VARCHAR' },
+          { name: 'sbCustCountry', data_type: 'VARCHAR' },
+        ],
+        sbTransaction: [{ name: 'sbTxId', data_type: 'VARCHAR' }],
+        sbTicker: [{ name: 'sbTickerSymbol', data_type: 'VARCHAR' }],
+      },
+    });
+    const customer = index.table('sbCustomer');
+    expect(customer?.readings.map((r) => r.words.join(' '))).toContain('customer');
+    const name = customer?.columns.find((c) => c.column === 'sbCustName');
+    expect(name?.readings.map((r) => r.words.join(' '))).toEqual(expect.arrayContaining(['sb cust name', 'name']));
   });
 });

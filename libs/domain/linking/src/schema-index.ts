@@ -75,6 +75,29 @@ export function readingsOf(name: string): Reading[] {
   return out.filter((r) => r.words.length > 0);
 }
 
+/**
+ * The words every name of a group begins with, when there are at least three names and each says
+ * more than them: a namespace (`sb` in `sbCustomer`, `sbTransaction`) or the table's own noun
+ * repeated on its columns (`cust` in `sbCustId`, `sbCustName`, `sbCustEmail`).
+ */
+export function sharedPrefix(names: readonly string[]): string[] {
+  if (names.length < 3) return [];
+  const words = names.map(identifierWords);
+  const first = words[0] ?? [];
+  let n = 0;
+  while (n < first.length && words.every((w) => w.length > n + 1 && w[n] === first[n])) n++;
+  return first.slice(0, n);
+}
+
+/** The readings, and each again without the shared prefix (said in full is as good as said short). */
+function withoutPrefix(readings: Reading[], prefix: readonly string[]): Reading[] {
+  if (!prefix.length) return readings;
+  const extra = readings
+    .filter((r) => prefix.every((w, k) => r.words[k] === w) && r.words.length > prefix.length)
+    .map((r) => ({ words: r.words.slice(prefix.length), factor: r.factor }));
+  return [...readings, ...extra];
+}
+
 function columnInfos(table: string, columns: readonly Column[], parent: ColumnInfo | null): ColumnInfo[] {
   return columns.flatMap((c) => {
     const own = readingsOf(c.name);
@@ -103,11 +126,17 @@ function columnInfos(table: string, columns: readonly Column[], parent: ColumnIn
 }
 
 export function buildIndex(schema: LinkSchema): SchemaIndex {
-  const tables: TableInfo[] = Object.entries(schema.tables).map(([name, columns]) => ({
-    name,
-    readings: readingsOf(name),
-    columns: columnInfos(name, columns, null),
-  }));
+  const tableNamespace = sharedPrefix(Object.keys(schema.tables));
+  const tables: TableInfo[] = Object.entries(schema.tables).map(([name, columns]) => {
+    const namespace = sharedPrefix(columns.map((c) => c.name));
+    return {
+      name,
+      readings: withoutPrefix(readingsOf(name), tableNamespace),
+      columns: columnInfos(name, columns, null).map((c) =>
+        c.path.length ? c : { ...c, readings: withoutPrefix(withoutPrefix(c.readings, namespace), tableNamespace) },
+      ),
+    };
+  });
   const byName = new Map(tables.map((t) => [t.name, t]));
   const values: ValueInfo[] = [];
   for (const [table, columns] of Object.entries(schema.values ?? {})) {
