@@ -614,8 +614,11 @@ class Proposer {
     const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
     if (orderSpec || (limit && aggregates.length)) {
       const key = this.orderKey(orderSpec ?? null, aggregates, grouped, timeColumn, use);
-      if (key) orderBy.push({ key, direction: direction ?? 'desc' });
+      // An order said without a direction (`sorted by age`) is ascending, as SQL's own default;
+      // a limit without one (`5 customers by revenue`) asks for the top.
+      if (key) orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
       else if (orderSpec) this.doubt(`nothing to sort "${orderSpec.text}" on`);
+      if (key && !direction && !limit && orderSpec) this.readings.push(`"${orderSpec.text}" is read as ascending`);
     }
 
     // ---- projections
