@@ -7,6 +7,11 @@
 #   bash scripts/eval.sh --ci   the eval set's own checks (gold SQL runs on the demo DuckDB) and the
 #                               scoring test: the built services with a scripted LLM (no real LLM
 #                               needed; what CI runs)
+#   bash scripts/eval.sh --linker [set…]
+#                               the offline linker eval: the product's no-model path in process over
+#                               duckdb-demo, duckdb-heldout, defog-dev, defog-heldout (default: all);
+#                               no build, no Redis, no LLM; seconds. The defog sets need
+#                               DEFOG_SQL_EVAL_DIR and DEFOG_DATA_DIR (evals/README.md)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
@@ -23,6 +28,13 @@ if [ "${1:-}" = "--ci" ]; then
   exec npx jest -c evals/jest.config.js evals --selectProjects unit e2e --runInBand "$@"
 fi
 if [ -f .env ]; then set -a; source .env; set +a; fi
+if [ "${1:-}" = "--linker" ]; then
+  shift
+  dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with uncommitted changes' || true)
+  echo "[linker-eval] at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$dirty" >&2
+  LINKER_EVAL=1 LINKER_EVAL_SETS="$*" exec npx jest -c evals/jest.config.js evals/src/offline/linker-eval.spec.ts \
+    --selectProjects unit --runInBand
+fi
 if [ -z "${EVAL_GATEWAY_URL:-}" ] && [ "${EVAL_SKIP_BUILD:-0}" != 1 ]; then build; fi
 mkdir -p reports
 rm -f reports/eval-latest.md reports/eval-latest.json
