@@ -146,6 +146,47 @@ export const GENERIC_PARTS = new Set([
   'utc',
 ]);
 
+/**
+ * Unit suffixes of identifiers (`freight_usd`, `trip_dist_km`, `capacity_mw`) → the quantity
+ * they measure, so a request that names the quantity (`cost`, `how far`, `how heavy`) meets the
+ * column through that word's meaning. General knowledge of units, true of any schema.
+ */
+export const UNIT_QUANTITIES: Record<string, string> = {
+  usd: 'price',
+  eur: 'price',
+  gbp: 'price',
+  jpy: 'price',
+  cny: 'price',
+  inr: 'price',
+  cad: 'price',
+  aud: 'price',
+  chf: 'price',
+  dollars: 'price',
+  cents: 'price',
+  km: 'distance',
+  mi: 'distance',
+  miles: 'distance',
+  meters: 'distance',
+  ft: 'distance',
+  kg: 'weight',
+  lb: 'weight',
+  lbs: 'weight',
+  tons: 'weight',
+  sec: 'duration',
+  secs: 'duration',
+  ms: 'duration',
+  mins: 'duration',
+  hrs: 'duration',
+  pct: 'percentage',
+  kw: 'power',
+  mw: 'power',
+  kwh: 'energy',
+  mwh: 'energy',
+  kmh: 'speed',
+  kph: 'speed',
+  mph: 'speed',
+};
+
 /** Parts that mark a column as a point in time: `ordered_at`, `pickup_ts`, `created_date`. */
 export const TEMPORAL_PARTS = new Set(['at', 'ts', 'time', 'timestamp', 'date', 'datetime', 'dt', 'tm', 'when']);
 

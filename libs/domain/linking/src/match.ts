@@ -91,11 +91,11 @@ function kindOf(weakest: WordMatch, factor: number, full: boolean): MatchKind {
  * word scores; part of it scores by which part (`price` of `unit_price` is its head noun,
  * `device` is all `device_id` says beyond `id`, `ids` alone is weak).
  */
-export function matchReading(words: readonly string[], r: Reading): { score: number; kind: MatchKind } | null {
+export function matchReading(words: readonly string[], r: Reading): ReadingMatch | null {
   const n = words.length;
   const m = r.words.length;
   if (n > m) return null;
-  let best: { score: number; kind: MatchKind } | null = null;
+  let best: ReadingMatch | null = null;
   for (let at = 0; at + n <= m; at++) {
     let weakest: WordMatch = { score: 1, via: 'same' };
     for (let k = 0; k < n && weakest.score > 0; k++) {
@@ -122,13 +122,21 @@ export function matchReading(words: readonly string[], r: Reading): { score: num
       score *= min * r.factor;
       kind = coveredSpecific.length === 0 ? 'generic' : 'partial';
     }
-    if (!best || score > best.score) best = { score, kind };
+    const byMeaning = weakest.via === 'related' || r.meaning === true;
+    if (!best || score > best.score) best = { score, kind, ...(byMeaning ? { byMeaning } : {}) };
   }
   return best;
 }
 
+/** How a run of words says one reading of a name; `byMeaning` when a word met it through meaning, not spelling. */
+export interface ReadingMatch {
+  score: number;
+  kind: MatchKind;
+  byMeaning?: true;
+}
+
 function bestReading(words: readonly string[], readings: readonly Reading[]) {
-  let best: { score: number; kind: MatchKind } | null = null;
+  let best: ReadingMatch | null = null;
   for (const r of readings) {
     const m = matchReading(words, r);
     if (m && (!best || m.score > best.score)) best = m;
@@ -140,8 +148,9 @@ const MAX_SPAN = 5;
 const MIN_SINGLE = 0.3;
 const MIN_MULTI = 0.5;
 
-export function candidate(c: ColumnInfo, score: number, match: MatchKind): ColumnCandidate {
+export function candidate(c: ColumnInfo, score: number, match: MatchKind, byMeaning?: true): ColumnCandidate {
   return {
+    ...(byMeaning ? { byMeaning } : {}),
     table: c.table,
     column: c.column,
     ...(c.path.length ? { path: c.path } : {}),
@@ -212,14 +221,15 @@ function candidatesFor(
   const columns: ColumnCandidate[] = [];
   // A request verb names a table or column only when it is that name outright (`returns`, `logs`).
   const verb = single && REQUEST_VERBS.has(first);
-  const accept = (m: { score: number; kind: MatchKind } | null) =>
+  const accept = (m: ReadingMatch | null) =>
     !!m && m.score >= (single ? MIN_SINGLE : MIN_MULTI) && (!verb || m.kind === 'exact' || m.kind === 'plural');
   for (const t of index.tables) {
     const m = bestReading(words, t.readings);
-    if (m && accept(m)) tables.push({ table: t.name, score: m.score, match: m.kind });
+    if (m && accept(m))
+      tables.push({ table: t.name, score: m.score, match: m.kind, ...(m.byMeaning ? { byMeaning: true } : {}) });
     for (const c of t.columns) {
       const cm = bestReading(words, c.readings);
-      if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind));
+      if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind, cm.byMeaning));
     }
   }
   if (single && !verb) {

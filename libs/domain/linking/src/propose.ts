@@ -235,6 +235,24 @@ class Proposer {
     return info ? { table: src.name, info, score: 1 } : null;
   }
 
+  /** `"plants" is read as power_stations`: each word the plan relies on that met its name by meaning, not spelling. */
+  private meaningReadings(used: ReadonlySet<number>, source: string): string[] {
+    const out: string[] = [];
+    for (const t of this.links.terms) {
+      const table = this.isTableMention(t);
+      if (table && (used.has(t.id) || table === source)) {
+        if (t.tables[0]?.byMeaning) out.push(`"${t.text}" is read as the table ${table}`);
+        continue;
+      }
+      if (!used.has(t.id)) continue;
+      const r = this.resolve(t);
+      if (!r) continue;
+      const c = t.columns.find((x) => x.table === r.table && x.label === r.info.label);
+      if (c?.byMeaning) out.push(`"${t.text}" is read as ${r.info.label}`);
+    }
+    return out;
+  }
+
   private isTableMention(t: TermLink): string | null {
     const table = t.tables[0];
     if (!table) return null;
@@ -725,6 +743,7 @@ class Proposer {
       limit,
     };
 
+    this.readings.push(...this.meaningReadings(used, top.table));
     const slots = this.slots(
       ranked,
       where,

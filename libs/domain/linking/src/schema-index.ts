@@ -1,12 +1,15 @@
 import type { Column } from '@nl2p/envelope';
-import { ABBREVIATIONS, GENERIC_PARTS, TEMPORAL_PARTS } from './lexicon';
-import { identifierWords, valueWords } from './text';
+import { senses, synset } from './lexical/wordnet';
+import { ABBREVIATIONS, GENERIC_PARTS, TEMPORAL_PARTS, UNIT_QUANTITIES } from './lexicon';
+import { identifierWords, singular, valueWords } from './text';
 import type { LinkSchema } from './types';
 
 /** One way to read an identifier as words; expanded abbreviations read slightly weaker. */
 export interface Reading {
   words: string[];
   factor: number;
+  /** A synonym of the name rather than its own words (`power plant` for power_stations). */
+  meaning?: true;
 }
 
 export interface ColumnInfo {
@@ -57,13 +60,15 @@ export function isTemporalType(t: string): boolean {
   return TEMPORAL.test(t.trim());
 }
 
-/** Every way an identifier may be said: its words, with abbreviations spelled out. */
+/** Every way an identifier may be said: its words, with abbreviations spelled out, units named, synonyms of a compound. */
 export function readingsOf(name: string): Reading[] {
   const words = identifierWords(name);
   let out: Reading[] = [{ words: [], factor: 1 }];
   for (const w of words) {
     const alternatives: { words: string[]; factor: number }[] = [{ words: [w], factor: 1 }];
     for (const expansion of ABBREVIATIONS[w] ?? []) alternatives.push({ words: expansion, factor: 0.92 });
+    const quantity = UNIT_QUANTITIES[w];
+    if (quantity && w === words.at(-1) && words.length > 1) alternatives.push({ words: [quantity], factor: 0.9 });
     const next: Reading[] = [];
     for (const r of out) {
       for (const a of alternatives) next.push({ words: [...r.words, ...a.words], factor: r.factor * a.factor });
@@ -72,7 +77,24 @@ export function readingsOf(name: string): Reading[] {
   }
   // A name glued without separators (`unitprice`) is also said as itself.
   if (words.length > 1) out.push({ words: [words.join('')], factor: 1 });
+  out.push(...compoundSynonyms(words));
   return out.filter((r) => r.words.length > 0);
+}
+
+/**
+ * A compound WordNet knows as one noun (`power_station`, `zip_code`) is also said by its
+ * synonyms (`power plant`, `powerhouse`; `postal code`), a little weaker than its own words.
+ */
+function compoundSynonyms(words: readonly string[]): Reading[] {
+  if (words.length < 2 || words.length > 3 || words.some((w) => /\d/.test(w))) return [];
+  const compound = [...words.slice(0, -1), singular(words.at(-1) ?? '')].join('_');
+  const out: Reading[] = [];
+  for (const offset of senses(compound, 'n').slice(0, 2)) {
+    for (const w of synset('n', offset).words) {
+      if (w !== compound) out.push({ words: w.split('_'), factor: 0.85, meaning: true });
+    }
+  }
+  return out;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface TableCandidate {
   table: string;
   score: number;
   match: MatchKind;
+  /** Met through a word's meaning (WordNet), not its spelling: a turn that relies on it says so. */
+  byMeaning?: true;
 }
 
 export interface ColumnCandidate {
@@ -36,6 +38,8 @@ export interface ColumnCandidate {
   label: string;
   score: number;
   match: MatchKind;
+  /** Met through a word's meaning (WordNet), not its spelling: a turn that relies on it says so. */
+  byMeaning?: true;
 }
 
 export interface ValueCandidate {
