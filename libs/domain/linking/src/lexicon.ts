@@ -281,6 +281,30 @@ export const CUE_WORDS = new Set(
   times multiplied divided plus minus product wise grouped group`.split(/\s+/),
 );
 
+/**
+ * Words that change the answer whenever they are said: every cue, and the words of comparisons
+ * between rows or sets that the plan language has no link for. One of them left unread means the
+ * plan answers another question (`ratio of …`, `on weekends`, `in both …`).
+ */
+export const ANSWER_CUES = new Set([
+  ...CUE_WORDS,
+  ...`ratio ratios proportion proportions fraction share difference differences change changes growth increase
+  decrease cumulative running previous next both either same never`.split(/\s+/),
+]);
+
+/** Order words: said again beside an order link, they add nothing (`sort … in descending order`). */
+export const ORDER_CUES = new Set(
+  'order ordered sorted sort sorting rank ranked ranking ascending descending asc desc'.split(' '),
+);
+
+/** Time units and buckets (singular): said again beside a time grouping or range, they add nothing. */
+export const TIME_UNIT_CUES = new Set(
+  'second minute hour day week month quarter year bucket window interval period start'.split(' '),
+);
+
+/** Comparison words that are also prepositions: a comparison only with a number after them. */
+export const PREPOSITION_CUES = new Set(['over', 'under', 'above', 'below']);
+
 /** Words that can never be a value or a column link on their own, however a catalog spells them. */
 export const NEVER_VALUE = new Set([
   'a',

@@ -1,5 +1,15 @@
 import type { AggregateFn } from '@nl2p/query-plan';
-import { CONCEPTS, CUE_WORDS, FILLER_WORDS, FUNCTION_WORDS, REQUEST_VERBS } from './lexicon';
+import {
+  ANSWER_CUES,
+  CONCEPTS,
+  CUE_WORDS,
+  FILLER_WORDS,
+  FUNCTION_WORDS,
+  ORDER_CUES,
+  PREPOSITION_CUES,
+  REQUEST_VERBS,
+  TIME_UNIT_CUES,
+} from './lexicon';
 import { conceptColumns, findTerms, wordScore } from './match';
 import { findComparisons } from './numbers';
 import { findDirection, findLimits, superlativeAt, SUPERLATIVES } from './order';
@@ -197,11 +207,13 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   for (const t of terms) for (const k of range(t.start, t.end)) termAt.set(k, t);
 
   // 5. Negation: `not cancelled`, `neither cancelled nor returned`, `except books`.
+  const negationAt: number[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const w = norm(i);
     const negation =
       NEGATIONS.has(w) || /n['’]t$/.test(tokens[i]?.text ?? '') || (w === 'other' && norm(i + 1) === 'than');
     if (!negation || taken.has(i)) continue;
+    negationAt.push(i);
     let k = i + 1;
     let hit = false;
     while (k < tokens.length && k <= i + 6) {
@@ -233,7 +245,9 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       }
       if (t && !t.values.length) {
         // `trips without tips`: a measure said absent; what "absent" means (0, NULL) is not said.
-        if (!hit && t.start === k && (w === 'without' || w === 'no')) t.negated = true;
+        if (!hit && t.start === k && (w === 'without' || w === 'no')) {
+          t.negated = true;
+        }
         break;
       }
       if (hit && !['or', 'nor', 'and', ',', 'the', 'a', 'any'].includes(nw)) break;
@@ -710,6 +724,9 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
   }
   flush();
 
+  // 13. Words that change the answer when said, that no link took: the plan would not be the request.
+  const unread = unreadWords(tokens, covered, negationAt, { terms, comparisons, orders, timeGroups, timeRanges });
+
   return {
     text,
     tokens: tokens.map((t) => t.text),
@@ -731,7 +748,37 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
     arithmetic,
     distinct,
     unlinked,
+    unread,
   };
+}
+
+/**
+ * The answer-changing words (lexicon ANSWER_CUES, and negations) that no link took. A word that
+ * only says again what a link already holds is read: an order word beside an order (`sorted …
+ * in descending order`), a time unit beside a time grouping or range (`per day, the day as a
+ * date`), a negation before a negated term or an excluding comparison. A preposition that
+ * compares only with a number (`over all readings`) is a preposition.
+ */
+function unreadWords(
+  tokens: readonly Token[],
+  covered: ReadonlySet<number>,
+  negationAt: readonly number[],
+  links: Pick<Links, 'terms' | 'comparisons' | 'orders' | 'timeGroups' | 'timeRanges'>,
+): Span[] {
+  const span = (i: number): Span => ({ start: i, end: i + 1, text: tokens[i]?.text ?? '' });
+  const negatedAfter = (i: number) =>
+    links.terms.some((t) => t.negated && t.start > i && t.start <= i + 8) ||
+    links.comparisons.some((c) => (c.excluded || c.op === '!=') && c.end > i && c.start <= i + 8);
+  const out: Span[] = negationAt.filter((i) => !covered.has(i) && !negatedAfter(i)).map(span);
+  const timed = links.timeGroups.length > 0 || links.timeRanges.length > 0;
+  tokens.forEach((t, i) => {
+    if (covered.has(i) || !ANSWER_CUES.has(t.norm) || negationAt.includes(i)) return;
+    if (ORDER_CUES.has(t.norm) && links.orders.length) return;
+    if (TIME_UNIT_CUES.has(singular(t.norm)) && timed) return;
+    if (PREPOSITION_CUES.has(t.norm) && tokens[i + 1]?.kind !== 'number') return;
+    out.push(span(i));
+  });
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /** Words that open a clause about the grouped thing: `whose …`, `with an …`, `where the …`, `having …`. */

@@ -14,7 +14,7 @@ import {
 } from './lexicon';
 import { looksTemporal, type ColumnInfo, type Reading, type SchemaIndex } from './schema-index';
 import { singular, stem, type Token } from './text';
-import type { ColumnCandidate, MatchKind, TableCandidate, TermLink, ValueCandidate } from './types';
+import type { ColumnCandidate, MatchKind, Meaning, TableCandidate, TermLink, ValueCandidate } from './types';
 
 /** How a request word met an identifier word, from surest to weakest. */
 export type WordVia = 'same' | 'plural' | 'abbreviation' | 'time' | 'stem' | 'related';
@@ -122,7 +122,8 @@ export function matchReading(words: readonly string[], r: Reading): ReadingMatch
       score *= min * r.factor;
       kind = coveredSpecific.length === 0 ? 'generic' : 'partial';
     }
-    const byMeaning = weakest.via === 'related' || r.meaning === true;
+    const byMeaning: Meaning | null =
+      weakest.via === 'related' ? (weakest.score < 0.6 ? 'loosely' : 'closely') : r.meaning ? 'closely' : null;
     if (!best || score > best.score) best = { score, kind, ...(byMeaning ? { byMeaning } : {}) };
   }
   return best;
@@ -132,7 +133,7 @@ export function matchReading(words: readonly string[], r: Reading): ReadingMatch
 export interface ReadingMatch {
   score: number;
   kind: MatchKind;
-  byMeaning?: true;
+  byMeaning?: Meaning;
 }
 
 function bestReading(words: readonly string[], readings: readonly Reading[]) {
@@ -148,7 +149,7 @@ const MAX_SPAN = 5;
 const MIN_SINGLE = 0.3;
 const MIN_MULTI = 0.5;
 
-export function candidate(c: ColumnInfo, score: number, match: MatchKind, byMeaning?: true): ColumnCandidate {
+export function candidate(c: ColumnInfo, score: number, match: MatchKind, byMeaning?: Meaning): ColumnCandidate {
   return {
     ...(byMeaning ? { byMeaning } : {}),
     table: c.table,
@@ -226,7 +227,7 @@ function candidatesFor(
   for (const t of index.tables) {
     const m = bestReading(words, t.readings);
     if (m && accept(m))
-      tables.push({ table: t.name, score: m.score, match: m.kind, ...(m.byMeaning ? { byMeaning: true } : {}) });
+      tables.push({ table: t.name, score: m.score, match: m.kind, ...(m.byMeaning ? { byMeaning: m.byMeaning } : {}) });
     for (const c of t.columns) {
       const cm = bestReading(words, c.readings);
       if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind, cm.byMeaning));

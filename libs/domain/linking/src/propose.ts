@@ -241,14 +241,18 @@ class Proposer {
     for (const t of this.links.terms) {
       const table = this.isTableMention(t);
       if (table && (used.has(t.id) || table === source)) {
-        if (t.tables[0]?.byMeaning) out.push(`"${t.text}" is read as the table ${table}`);
+        const meaning = t.tables[0]?.byMeaning;
+        if (meaning) out.push(`"${t.text}" is read as the table ${table}`);
+        if (meaning === 'loosely') this.doubt(`"${t.text}" only loosely means ${table}`);
         continue;
       }
-      if (!used.has(t.id)) continue;
+      // A value said as the data spells it (`books`) is read by spelling, whatever its column words mean.
+      if (!used.has(t.id) || t.values.length) continue;
       const r = this.resolve(t);
       if (!r) continue;
       const c = t.columns.find((x) => x.table === r.table && x.label === r.info.label);
       if (c?.byMeaning) out.push(`"${t.text}" is read as ${r.info.label}`);
+      if (c?.byMeaning === 'loosely') this.doubt(`"${t.text}" only loosely means ${r.info.label}`);
     }
     return out;
   }
@@ -267,6 +271,7 @@ class Proposer {
     const top = ranked[0];
     const second = ranked[1];
     const unknown = L.unlinked.map((u) => u.text);
+    for (const u of L.unread) this.doubt(`"${u.text}" was not understood`);
     const dataLinked = L.terms.some(
       (t) => t.columns.some((c) => c.match !== 'concept') || t.values.length || t.tables.length,
     );

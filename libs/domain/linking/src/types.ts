@@ -18,6 +18,9 @@ export interface Span {
   text: string;
 }
 
+/** How a name was met through meaning: `closely` (a synonym, an attribute), `loosely` (a broader or narrower word). */
+export type Meaning = 'closely' | 'loosely';
+
 /** `related`: by meaning (WordNet), not spelling; a turn that relies on one says so. */
 export type MatchKind = 'exact' | 'plural' | 'abbreviation' | 'partial' | 'stem' | 'related' | 'concept' | 'generic';
 
@@ -26,7 +29,7 @@ export interface TableCandidate {
   score: number;
   match: MatchKind;
   /** Met through a word's meaning (WordNet), not its spelling: a turn that relies on it says so. */
-  byMeaning?: true;
+  byMeaning?: Meaning;
 }
 
 export interface ColumnCandidate {
@@ -39,7 +42,7 @@ export interface ColumnCandidate {
   score: number;
   match: MatchKind;
   /** Met through a word's meaning (WordNet), not its spelling: a turn that relies on it says so. */
-  byMeaning?: true;
+  byMeaning?: Meaning;
 }
 
 export interface ValueCandidate {
@@ -172,6 +175,11 @@ export interface Links {
   distinct: boolean;
   /** Content words (and adjacent runs of them) that link to nothing. */
   unlinked: Span[];
+  /**
+   * Words that change what is asked (a negation, an order, a ratio, a part of the week …) that no
+   * link took: a plan without them answers another question.
+   */
+  unread: Span[];
 }
 
 export interface SlotColumn {
