@@ -103,7 +103,9 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
     const answer = text ?? feedback;
     if (answer && previous.request) {
       const joined = `${previous.request}\nClarification: ${answer}`;
-      const first: NodeName = previous.node === 'route_intent' ? 'route_intent' : 'ensure_active_stream';
+      // The joined request is read again: from `link` when the router asked (the intent is
+      // open), else at `ensure_active_stream` (the validator reads it there, the intent stays).
+      const first: NodeName = previous.node === 'route_intent' ? 'link' : 'ensure_active_stream';
       return {
         kind: 'run',
         first,
@@ -111,6 +113,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
           {
             ...base,
             request: joined,
+            reading: null,
             draft: emptyDraft(),
             validation: freshValidation(previous.validation.max_attempts),
           },
@@ -137,6 +140,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
         ...base,
         request: text,
         intent: null,
+        reading: null,
         requested_stream: input.stream ?? null,
         draft: emptyDraft(),
         validation: freshValidation(previous.validation.max_attempts),
