@@ -60,8 +60,17 @@ export class InProcessGraph {
     const grounding = new Grounding(this.engines, new MemoryCatalogCache(config.retention.catalogTtlSeconds * 1000));
     const llm = createLlmClient(config);
     this.handlers = {
-      ...validatorNodes({ engines: this.engines, grounding }),
-      ...routerNodes({ llm }),
+      // The reading as the services use it under the same configuration.
+      ...validatorNodes({
+        engines: this.engines,
+        grounding,
+        reading: {
+          linking: config.workflow.linking,
+          mode: config.workflow.draftMode,
+          trustLinks: config.workflow.planTrustLinks,
+        },
+      }),
+      ...routerNodes({ llm, linking: config.workflow.linking }),
       ...drafterNodes({ llm, grounding }),
       ...explainerNodes({ engines: this.engines }),
     };

@@ -179,9 +179,9 @@ export const Reading = z.object({
   doubts: z.array(z.string()),
   confidence: ReadingConfidence,
   /**
-   * Conclusive (confidence high, a plan, nothing unexplained, a query) and this deployment takes
-   * conclusive readings as they are (LINKING, PLAN_TRUST_LINKS, not DRAFT_MODE=sql): no model is
-   * asked, the validator compiles the plan.
+   * Conclusive (confidence high, a plan, nothing unexplained) and this deployment takes conclusive
+   * readings as they are (PLAN_TRUST_LINKS, DRAFT_MODE plan or auto): no model drafts, the
+   * validator compiles the plan (`compile_plan`).
    */
   trusted: z.boolean(),
 });

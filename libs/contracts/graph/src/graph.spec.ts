@@ -1,4 +1,11 @@
-import { NODE_NAMES, newSessionEnvelope, type Envelope, type Intent, type NodeName, type Reading } from '@nl2p/envelope';
+import {
+  NODE_NAMES,
+  newSessionEnvelope,
+  type Envelope,
+  type Intent,
+  type NodeName,
+  type Reading,
+} from '@nl2p/envelope';
 import { QueryPlan } from '@nl2p/query-plan';
 import { END, GRAPH, nodesOf, readingTrusted, type Next } from './graph';
 import { WORKFLOW_QUEUES } from './queues';
@@ -70,13 +77,7 @@ describe('the workflow graph', () => {
   });
 
   it('reaches every node from the entry points pre_turn can choose', () => {
-    const entries: NodeName[] = [
-      'init_session',
-      'ensure_active_stream',
-      'describe_stream',
-      'revise_sql',
-      'link',
-    ];
+    const entries: NodeName[] = ['init_session', 'ensure_active_stream', 'describe_stream', 'revise_sql', 'link'];
     const seen = new Set<NodeName>(entries);
     const todo = [...entries];
     while (todo.length) {
@@ -159,7 +160,11 @@ describe('the workflow graph', () => {
       // Another stream (the person named it), an untrusted reading or none: the drafter.
       expect(GRAPH.ensure_active_stream.next({ ...query, active_stream: 'vehicle' })).toBe('draft_sql');
       expect(
-        GRAPH.ensure_active_stream.next({ ...query, active_stream: 'sensor_stream', reading: reading({ trusted: false }) }),
+        GRAPH.ensure_active_stream.next({
+          ...query,
+          active_stream: 'sensor_stream',
+          reading: reading({ trusted: false }),
+        }),
       ).toBe('draft_sql');
       expect(GRAPH.ensure_active_stream.next({ ...query, active_stream: 'sensor_stream', reading: null })).toBe(
         'draft_sql',
@@ -190,7 +195,11 @@ describe('the workflow graph', () => {
         if (node === 'link') e = { ...e, intent: 'nl2sql', reading: reading() };
         if (node === 'ensure_active_stream') e = { ...e, active_stream: 'sensor_stream' };
         if (node === 'compile_plan')
-          e = { ...e, draft: { ...e.draft, sql: 'SELECT 1', mode: 'plan' }, validation: { ...e.validation, attempt: 1 } };
+          e = {
+            ...e,
+            draft: { ...e.draft, sql: 'SELECT 1', mode: 'plan' },
+            validation: { ...e.validation, attempt: 1 },
+          };
         if (node === 'validate') e = { ...e, validation: { ...e.validation, ok: true } };
         if (node === 'confirm') e = { ...e, interrupt: { type: 'need_confirm', question: 'ok?', choices: null } };
         node = GRAPH[node].next(e);

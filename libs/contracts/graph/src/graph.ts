@@ -26,11 +26,6 @@ const ENGINE_JOB: NodeJobOptions = { attempts: 3, backoffMs: 1_000 };
 // Pure computation: a failure is a bug, retrying cannot help.
 const PURE_JOB: NodeJobOptions = { attempts: 1, backoffMs: 0 };
 
-const stopIfInterrupted =
-  (then: Next) =>
-  (e: Envelope): Next =>
-    e.interrupt ? END : then;
-
 /** After a failed check: another revision while the budget lasts, else give up. */
 const reviseOrGiveUp = (e: Envelope): Next =>
   e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up';
@@ -61,7 +56,8 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   link: {
     queue: QueueName.Validator,
     jobOptions: ENGINE_JOB,
-    next: (e) => (e.interrupt ? END : e.intent === 'nl2sql' && readingTrusted(e) ? 'ensure_active_stream' : 'route_intent'),
+    next: (e) =>
+      e.interrupt ? END : e.intent === 'nl2sql' && readingTrusted(e) ? 'ensure_active_stream' : 'route_intent',
   },
   route_intent: {
     queue: QueueName.RouterLlm,
