@@ -333,7 +333,7 @@ describe('draft_sql on the reading', () => {
     const asked: string[] = [];
     const llm: LlmClient = {
       text: () => Promise.reject(new Error('unexpected')),
-      json: <T>(req: { messages: { content: string }[] }) => {
+      json: (req: { messages: { content: string }[] }) => {
         asked.push(req.messages.map((m) => m.content).join('\n'));
         return Promise.reject(new Error('seen'));
       },
