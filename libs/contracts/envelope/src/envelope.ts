@@ -165,7 +165,7 @@ export const Reading = z.object({
   plan: QueryPlan.nullable(),
   /** Columns the words were tied to, best first (`table` + plan-slot label). */
   columns: z.array(z.object({ table: z.string(), label: z.string() })),
-  /** Every token of the request with what consumed it. */
+  /** Every token of the request with what consumed it (the person's words: without `Clarification:`). */
   tokens: z.array(ReadingToken),
   /** Content words that name nothing in the data. */
   unknown: z.array(z.string()),

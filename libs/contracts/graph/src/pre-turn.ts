@@ -18,6 +18,9 @@ export type PreTurnDecision =
   /** The input does not fit the session's state; nothing changes. */
   | { kind: 'reject'; message: string };
 
+/** How a clarification answer is joined to the request it answers (a line of its own). */
+export const CLARIFICATION_MARKER = 'Clarification:';
+
 const YES = /^\s*(y|yes|ok|okay|confirm|confirmed|looks good|lgtm)\s*[.!]?\s*$/i;
 const NO = /^\s*(n|no|cancel|discard|reject)\s*[.!]?\s*$/i;
 
@@ -102,7 +105,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
   if (pending?.type === 'need_clarification') {
     const answer = text ?? feedback;
     if (answer && previous.request) {
-      const joined = `${previous.request}\nClarification: ${answer}`;
+      const joined = `${previous.request}\n${CLARIFICATION_MARKER} ${answer}`;
       // The joined request is read again: from `link` when the router asked (the intent is
       // open), else at `ensure_active_stream` (the validator reads it there, the intent stays).
       const first: NodeName = previous.node === 'route_intent' ? 'link' : 'ensure_active_stream';

@@ -67,7 +67,7 @@ export function accountTokens(links: Links): TokenAccount[] {
 }
 
 /** The words no link consumed and the lexicon does not know as filler, in order, adjacent ones joined. */
-export function unexplainedTokens(accounts: readonly TokenAccount[]): string[] {
+export function unexplainedTokens(accounts: readonly Pick<TokenAccount, 'token' | 'consumed_by'>[]): string[] {
   const out: string[] = [];
   let run: string[] = [];
   accounts.forEach((a) => {

@@ -266,6 +266,16 @@ describe('ensure_active_stream on the reading', () => {
   });
 });
 
+describe('readRequest', () => {
+  it("reads a clarification answer as the person's words, without the product's `Clarification:`", () => {
+    const joined = 'Show me the data.\nClarification: average temperature per device';
+    const r = readRequest(joined, SCHEMA, TRUSTING);
+    expect(r).toMatchObject({ request: joined, intent: 'nl2sql', unknown: [], unexplained: [], trusted: true });
+    expect(r.tokens.map((t) => t.token)).not.toContain('Clarification');
+    expect(r.plan).toMatchObject({ source: 'sensor_readings' });
+  });
+});
+
 describe('compile_plan: the trusted plan compiled on the validator', () => {
   async function settled(request: string, reading: ReadingOptions = TRUSTING) {
     const { engines, grounding } = fakes();

@@ -1,5 +1,6 @@
 import type { DraftMode } from '@nl2p/config';
 import type { Envelope, Reading } from '@nl2p/envelope';
+import { CLARIFICATION_MARKER } from '@nl2p/graph';
 import type { TargetProfile } from '@nl2p/engine';
 import {
   accountTokens,
@@ -52,7 +53,8 @@ export function tablesOf(e: Envelope): LinkSchema['tables'] {
  * not know as filler (such a token lowers the confidence to partial, with a doubt naming it).
  */
 export function readRequest(request: string, schema: LinkSchema, o: ReadingOptions): Reading {
-  const links = linkRequest(request, schema);
+  const words = personsWords(request);
+  const links = linkRequest(words, schema);
   const proposal = proposePlan(links, schema);
   const tokens = accountTokens(links);
   const doubts = [...proposal.doubts];
@@ -88,8 +90,8 @@ export function readRequest(request: string, schema: LinkSchema, o: ReadingOptio
   }
   return {
     request,
-    intent: classifyIntent(request, schema),
-    named_table: mentionedTable(request, schema),
+    intent: classifyIntent(words, schema),
+    named_table: mentionedTable(words, schema),
     tables: proposal.tableCandidates.map((c) => ({ table: c.table, score: c.score })),
     table: proposal.table,
     plan,
@@ -103,6 +105,15 @@ export function readRequest(request: string, schema: LinkSchema, o: ReadingOptio
     confidence,
     trusted: conclusive && o.mode !== 'sql' && o.trustLinks,
   };
+}
+
+/**
+ * The person's words of a request: a clarification answer is joined to its request after the
+ * product's own `Clarification:` (pre_turn), which names nothing and must not be read as if it did
+ * (it would be an unknown word, and the answer a question about it).
+ */
+export function personsWords(request: string): string {
+  return request.split(`\n${CLARIFICATION_MARKER} `).join('.\n');
 }
 
 /** The envelope's reading when it is of the request this turn serves; null otherwise. */
