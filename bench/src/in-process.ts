@@ -71,7 +71,15 @@ export class InProcessGraph {
         },
       }),
       ...routerNodes({ llm, linking: config.workflow.linking }),
-      ...drafterNodes({ llm, grounding }),
+      ...drafterNodes({
+        llm,
+        grounding,
+        planning: {
+          mode: config.workflow.draftMode,
+          trustLinks: config.workflow.planTrustLinks,
+          profileOf: (e) => this.engines.profile(e.target),
+        },
+      }),
       ...explainerNodes({ engines: this.engines }),
     };
   }
