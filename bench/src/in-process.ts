@@ -60,9 +60,26 @@ export class InProcessGraph {
     const grounding = new Grounding(this.engines, new MemoryCatalogCache(config.retention.catalogTtlSeconds * 1000));
     const llm = createLlmClient(config);
     this.handlers = {
-      ...validatorNodes({ engines: this.engines, grounding }),
-      ...routerNodes({ llm }),
-      ...drafterNodes({ llm, grounding }),
+      // The reading as the services use it under the same configuration.
+      ...validatorNodes({
+        engines: this.engines,
+        grounding,
+        reading: {
+          linking: config.workflow.linking,
+          mode: config.workflow.draftMode,
+          trustLinks: config.workflow.planTrustLinks,
+        },
+      }),
+      ...routerNodes({ llm, linking: config.workflow.linking }),
+      ...drafterNodes({
+        llm,
+        grounding,
+        planning: {
+          mode: config.workflow.draftMode,
+          trustLinks: config.workflow.planTrustLinks,
+          profileOf: (e) => this.engines.profile(e.target),
+        },
+      }),
       ...explainerNodes({ engines: this.engines }),
     };
   }

@@ -91,6 +91,8 @@ export class BenchStack {
       LOG_JSON: 'true',
       // e.g. `--prof --logfile=tmp/prof/%p.log --no-logfile-per-isolate` to profile the services.
       ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      // Other workflow settings, e.g. the embedded default's reading route (bench/README.md).
+      ...serviceEnvOverrides(),
     };
     for (const name of SERVICES) this.instances.set(name, [this.spawn(name, {})]);
     this.client = new BenchClient(`http://127.0.0.1:${port}`, this.apiKey);
@@ -182,4 +184,18 @@ export class BenchStack {
       }
     }
   }
+}
+
+/**
+ * `BENCH_SERVICE_ENV`: a JSON object of environment keys laid over the services' (and the
+ * in-process graph's) settings, e.g. `{"LINKING":"true","DRAFT_MODE":"plan","PLAN_TRUST_LINKS":"true"}`
+ * for the route a conclusive request takes on the embedded default.
+ */
+export function serviceEnvOverrides(): Record<string, string> {
+  const raw = process.env.BENCH_SERVICE_ENV;
+  if (!raw) return {};
+  const parsed = JSON.parse(raw) as unknown;
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('BENCH_SERVICE_ENV: a JSON object');
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
 }

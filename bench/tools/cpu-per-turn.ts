@@ -50,11 +50,15 @@ async function main(): Promise<void> {
       await Promise.all(Array.from({ length: sessions }, (_, i) => one(i)));
       return sessions * turns;
     };
+    // Each queued turn's latency (client's POST to its answer), per build, for p50/p95.
+    const latencies = new Map<BenchStack, number[]>();
     const queuedRun = (stack: BenchStack) =>
       sessionsOf(async () => {
         const sid = await stack.client.createSession();
         for (let i = 0; i < turns; i++) {
+          const started = performance.now();
           const { view } = await stack.client.turn(sid, { text: requestFor(benchPath) });
+          latencies.set(stack, [...(latencies.get(stack) ?? []), performance.now() - started]);
           if (view.interrupt?.type !== 'need_confirm') throw new Error(`turn ended ${JSON.stringify(view)}`);
         }
       });
@@ -69,6 +73,10 @@ async function main(): Promise<void> {
     for (const { stack } of stacks) await queuedRun(stack)();
     await floorRun();
     await inProcessRun();
+    latencies.clear();
+    console.log(
+      `route (${benchPath}): ${routes[benchPath].queues.length} node runs, queues ${routes[benchPath].queues.join(' → ')}`,
+    );
     const show = (label: string, s: CpuSplit) =>
       console.log(
         `${label}: ${s.units} in ${s.wall_s} s = ${(s.units / s.wall_s).toFixed(1)}/s; CPU ms per unit ${s.total_per_unit_ms} = ` +
@@ -90,8 +98,11 @@ async function main(): Promise<void> {
     }
     for (const [name, t] of totals) {
       const sorted = [...t].sort((a, b) => a - b);
+      const ms = [...(latencies.get(stacks.find((s) => s.name === name)!.stack) ?? [])].sort((a, b) => a - b);
+      const at = (q: number) => (ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? NaN).toFixed(1);
       console.log(
-        `queued ${name}: median CPU ms per turn ${sorted[Math.floor(sorted.length / 2)]} over ${t.length} rounds`,
+        `queued ${name}: median CPU ms per turn ${sorted[Math.floor(sorted.length / 2)]} over ${t.length} rounds; ` +
+          `turn latency p50 ${at(0.5)} ms, p95 ${at(0.95)} ms (${ms.length} turns at ${sessions} session(s))`,
       );
     }
   } finally {

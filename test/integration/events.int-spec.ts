@@ -69,6 +69,7 @@ describe('events over SSE, and the trace view', () => {
     const nodes = records.map((r: { node: string }) => r.node);
     expect(nodes).toEqual([
       'init_session',
+      'link',
       'route_intent',
       'ensure_active_stream',
       'draft_sql',
@@ -86,7 +87,7 @@ describe('events over SSE, and the trace view', () => {
       expect(new Date(r.end).getTime() - new Date(r.start).getTime()).toBe(r.latency_ms);
       expect(typeof r.ok).toBe('boolean');
     }
-    expect(records[4]).toMatchObject({ node: 'prevalidate', attempt: 1, ok: true });
+    expect(records[5]).toMatchObject({ node: 'prevalidate', attempt: 1, ok: true });
     const revise = records.find((r: { node: string }) => r.node === 'revise_sql');
     expect(revise.llm[0]).toMatchObject({ model: 'scripted-reasoning' });
     expect(revise.llm[0].input_tokens).toBeGreaterThan(0);

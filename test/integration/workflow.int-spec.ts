@@ -283,6 +283,7 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     const trace = (await t.api.request('GET', `/v1/sessions/${id}/trace`)).body;
     expect(trace.records.map((r: { node: string }) => r.node)).toEqual([
       'init_session',
+      'link',
       'route_intent',
       'ensure_active_stream',
       'draft_sql',

@@ -55,7 +55,7 @@ describe('cancelling the running turn', () => {
     expect(Date.now() - cancelledAt).toBeLessThan(2_500);
     await sleep(300);
     const nodes = (await events(id)).filter((e) => e.type === 'node_start').map((e) => (e as { node: string }).node);
-    expect(nodes).toEqual(['init_session', 'route_intent', 'ensure_active_stream', 'draft_sql']);
+    expect(nodes).toEqual(['init_session', 'link', 'route_intent', 'ensure_active_stream', 'draft_sql']);
     const view = (await w.api.request('GET', `/v1/sessions/${id}`)).body;
     expect(view).toMatchObject({ status: 'cancelled', sql: null });
 

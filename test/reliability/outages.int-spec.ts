@@ -201,6 +201,7 @@ describe('outages of the Manager and the LLM', () => {
       const trace = (await w.api.request('GET', `/v1/sessions/${id}/trace`)).body.records;
       expect(trace.map((r: { node: string; delivery: number }) => `${r.node}#${r.delivery}`)).toEqual([
         'init_session#1',
+        'link#1',
         'route_intent#1',
       ]);
     });

@@ -117,6 +117,54 @@ describe('re-delivered jobs', () => {
     expect(script.callsOf('draft')).toHaveLength(2);
   });
 
+  it('the reading route (link → compile_plan on the validator): a stalled job re-delivered is dropped and hands the checkpoint on once; a duplicate compile_plan counts its attempt once', async () => {
+    const trusting = validatorNodes({
+      engines: core.ctx.get(Engines),
+      grounding: core.ctx.get(Grounding),
+      reading: { linking: true, mode: 'plan', trustLinks: true },
+    });
+    const at = await core.probe.session({ node: 'init_session', status: 'running', attempt: 0 });
+    // The worker running the turn's first job dies once ensure_active_stream has checkpointed the
+    // turn onto compile_plan (which it would have run on in the same job) and queued it.
+    const dying: NodeHandlers = { ...trusting };
+    delete dying.compile_plan;
+    await expect(core.runner.run(delivery(at), dying, 'validator')).resolves.toBe('advanced');
+    const mid = (await core.probe.store.get(at.session_id))!;
+    expect(mid).toMatchObject({ node: 'compile_plan', status: 'running', intent: 'nl2sql' });
+    expect(mid.reading).toMatchObject({ request: REQUEST, trusted: true, plan: { source: 'sensor_stream' } });
+    const compileJob = jobId(at.session_id, 1, 'compile_plan', 0);
+    expect(await queued(QueueName.Validator, compileJob)).toBeDefined();
+
+    // BullMQ re-delivers the stalled first job: the checkpoint moved on, so it is dropped, and its
+    // successor (already queued, same deterministic id) is not queued twice.
+    await expect(core.runner.run(delivery(at, 1), trusting, 'validator')).resolves.toBe('stale');
+    expect((await core.probe.store.get(at.session_id))!.version).toBe(mid.version);
+    const validatorJobs = await core.ctx
+      .get<Queue>(getQueueToken(QueueName.Validator), { strict: false })
+      .getJobs(['waiting', 'prioritized', 'delayed']);
+    expect(validatorJobs.filter((j) => j.id === compileJob)).toHaveLength(1);
+
+    // The compile_plan job: the plan compiled (no model), then the local check and the engine's
+    // on in the same job, up to the explainer's queue.
+    await expect(core.runner.run(delivery(mid), trusting, 'validator')).resolves.toBe('advanced');
+    const after = (await core.probe.store.get(at.session_id))!;
+    expect(after).toMatchObject({
+      node: 'explain',
+      status: 'running',
+      draft: expect.objectContaining({ mode: 'plan' }),
+    });
+    expect(after.draft.sql).toMatch(/tumblingwindow\('ss', 10\)/);
+    expect(after.validation).toMatchObject({ ok: true, attempt: 1 });
+    expect(await queued(QueueName.Explainer, jobId(at.session_id, 1, 'explain', 1))).toBeDefined();
+
+    // A duplicate delivery of the compile_plan job after it advanced: dropped, the attempt counted once.
+    await expect(core.runner.run(delivery(mid, 1), trusting, 'validator')).resolves.toBe('stale');
+    const final = (await core.probe.store.get(at.session_id))!;
+    expect(final.version).toBe(after.version);
+    expect(final.validation.attempt).toBe(1);
+    expect(core.llm.requests).toEqual([]);
+  });
+
   it('a job whose worker kept dying (stalled too often) ends its turn with a clear error', async () => {
     const at = await core.probe.session({ node: 'draft_sql', status: 'running', attempt: 0 });
     const job = { ...delivery(at, 0, 'envelope'), finishedOn: Date.now() } as unknown as Job<NodeJobData>;

@@ -3,26 +3,21 @@ import { Processor } from '@nestjs/bullmq';
 import { QueueName } from '@nl2p/graph';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import type { LlmClient } from '@nl2p/llm';
-import { compactPrompts, Engines, Grounding, LLM_CLIENT, routerNodes } from '@nl2p/nodes';
+import { compactPrompts, LLM_CLIENT, routerNodes } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/workflow-runtime';
 
-/** Classifies each new request's intent with the router model. */
+/** Routes each new request by its intent: the reading's when it decided one, else the router model's. */
 @Processor(QueueName.RouterLlm, WORKER_OPTIONS)
 export class RouterLlmWorker extends WorkflowWorker {
   protected readonly queue = QueueName.RouterLlm;
   protected readonly handlers: NodeHandlers;
 
-  constructor(
-    @Inject(LLM_CLIENT) llm: LlmClient,
-    grounding: Grounding,
-    engines: Engines,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(@Inject(LLM_CLIENT) llm: LlmClient, @Inject(APP_CONFIG) config: AppConfig) {
     super();
     this.handlers = routerNodes({
       llm,
       compactPrompts: compactPrompts(config),
-      linking: config.workflow.linking ? { grounding, profileOf: (e) => engines.profile(e.target) } : undefined,
+      linking: config.workflow.linking,
     });
   }
 }

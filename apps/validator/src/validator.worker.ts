@@ -5,7 +5,7 @@ import { QueueName } from '@nl2p/graph';
 import { Engines, Grounding, validatorNodes } from '@nl2p/nodes';
 import { WORKER_OPTIONS, WorkflowWorker, type NodeHandlers } from '@nl2p/workflow-runtime';
 
-/** Grounding reads, local prevalidation and engine validation (temp pipelines). */
+/** Grounding reads, the request's reading (and its plan compiled when trusted), local prevalidation and engine validation (temp pipelines). */
 @Processor(QueueName.Validator, WORKER_OPTIONS)
 export class ValidatorWorker extends WorkflowWorker {
   protected readonly queue = QueueName.Validator;
@@ -13,6 +13,14 @@ export class ValidatorWorker extends WorkflowWorker {
 
   constructor(engines: Engines, grounding: Grounding, @Inject(APP_CONFIG) config: AppConfig) {
     super();
-    this.handlers = validatorNodes({ engines, grounding, linkSources: config.workflow.linking });
+    this.handlers = validatorNodes({
+      engines,
+      grounding,
+      reading: {
+        linking: config.workflow.linking,
+        mode: config.workflow.draftMode,
+        trustLinks: config.workflow.planTrustLinks,
+      },
+    });
   }
 }

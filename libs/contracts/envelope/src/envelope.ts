@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { QueryPlan } from '@nl2p/query-plan';
 
-/** Bump when the envelope's shape changes incompatibly; workers refuse other versions. */
-export const ENVELOPE_SCHEMA_VERSION = 1;
+/**
+ * Bump when the envelope's shape changes incompatibly; workers refuse other versions, except the
+ * older ones {@link upgradeEnvelope} still reads (so checkpoints written before an upgrade live on).
+ *
+ * - 2: `reading` (the request's Reading, ARCHITECTURE §7a) and the nodes `link` and
+ *   `compile_plan`. A version-1 checkpoint reads as version 2 with no reading; a version-1 worker
+ *   refuses version 2 (it knows neither node).
+ */
+export const ENVELOPE_SCHEMA_VERSION = 2;
 
 /** Every temporary pipeline the product creates starts with this; nothing else is ever deleted. */
 export const TMP_PIPELINE_PREFIX = '__nl2pipeline_tmp__';
@@ -12,11 +19,13 @@ export const PIPELINE_ID_PLACEHOLDER = 'REPLACE_ME';
 
 export const NODE_NAMES = [
   'init_session',
+  'link',
   'route_intent',
   'list_streams',
   'describe_stream',
   'ensure_active_stream',
   'draft_sql',
+  'compile_plan',
   'prevalidate',
   'validate',
   'revise_sql',
@@ -107,6 +116,77 @@ export type Preview = z.infer<typeof Preview>;
 export const TurnStatus = z.enum(['idle', 'running', 'waiting', 'failed', 'cancelled']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
+/** What consumed one token of the request (see `accountTokens` in @nl2p/linking). */
+export const ReadingToken = z.object({
+  token: z.string(),
+  /**
+   * The kind of link that covered it (a term naming a table, a column, a value, or several of
+   * these: `term`), `filler` (no data: `reason` says why), or `unexplained` (nothing read it).
+   */
+  consumed_by: z.enum([
+    'table',
+    'column',
+    'value',
+    'term',
+    'number',
+    'comparison',
+    'aggregate',
+    'group',
+    'time_range',
+    'time_group',
+    'order',
+    'arithmetic',
+    'filler',
+    'unexplained',
+  ]),
+  reason: z.enum(['function_word', 'request_verb', 'filler_noun', 'cue_word', 'punctuation']).nullable(),
+});
+export type ReadingToken = z.infer<typeof ReadingToken>;
+
+export const ReadingConfidence = z.enum(['high', 'partial', 'none']);
+export type ReadingConfidence = z.infer<typeof ReadingConfidence>;
+
+/**
+ * What the request means, read once by the `link` node (ARCHITECTURE §7a) from the deterministic
+ * linker; later nodes read it instead of linking again.
+ */
+export const Reading = z.object({
+  /** The request read; a reading of another text (the request changed since) is stale. */
+  request: z.string(),
+  /** The intent the words decide (list, describe, a query); null when they leave it open. */
+  intent: z.enum(['list_streams', 'describe_stream', 'nl2sql']).nullable(),
+  /** The table the request names outright (`describe orders`), if exactly one. */
+  named_table: z.string().nullable(),
+  /** Tables the words point at, best first. */
+  tables: z.array(z.object({ table: z.string(), score: z.number() })),
+  /** The one table that can answer; null when none or several equally. */
+  table: z.string().nullable(),
+  /** The plan the words make, when linking was conclusive enough to build one. */
+  plan: QueryPlan.nullable(),
+  /** Columns the words were tied to, best first (`table` + plan-slot label). */
+  columns: z.array(z.object({ table: z.string(), label: z.string() })),
+  /** Every token of the request with what consumed it (the person's words: without `Clarification:`). */
+  tokens: z.array(ReadingToken),
+  /** Content words that name nothing in the data. */
+  unknown: z.array(z.string()),
+  /** Words that name several things equally. */
+  ambiguous: z.array(z.object({ phrase: z.string(), candidates: z.array(z.string()) })),
+  /** Everything nothing explains: the unknown and ambiguous words, and the tokens nothing read. */
+  unexplained: z.array(z.string()),
+  /** How words that read more than one way were read: the turn's assumptions if this plan is used. */
+  assumptions: z.array(z.string()),
+  /** Why the reading is not conclusive, in words. */
+  doubts: z.array(z.string()),
+  confidence: ReadingConfidence,
+  /**
+   * Conclusive (confidence high, a plan, nothing unexplained) and this deployment takes conclusive
+   * readings as they are (PLAN_TRUST_LINKS, DRAFT_MODE plan or auto): no model drafts, the
+   * validator compiles the plan (`compile_plan`).
+   */
+  trusted: z.boolean(),
+});
+export type Reading = z.infer<typeof Reading>;
+
 export const Metrics = z.object({
   llm_calls: z.number().int().default(0),
   llm_tokens_in: z.number().int().default(0),
@@ -161,6 +241,8 @@ export const Envelope = z.object({
   /** The natural-language request this flow serves, kept across interrupts. */
   request: z.string().nullable(),
   intent: Intent.nullable(),
+  /** What `request` means, read once per request by the `link` node; null before or without one. */
+  reading: Reading.nullable().default(null),
   /** A stream the router or the person named for this request. */
   requested_stream: z.string().nullable(),
   /** A pipeline id the person named; the request carries `REPLACE_ME` otherwise. */
@@ -223,9 +305,20 @@ export class EnvelopeValidationError extends Error {
   override readonly name = 'EnvelopeValidationError';
 }
 
-/** Parses an unknown value into an envelope, with every bad path in the error message. */
+/**
+ * An older checkpoint as the current version reads it, or the value as it is. Version 1 had no
+ * reading and none of the nodes added since, so it is a version 2 with no reading.
+ */
+export function upgradeEnvelope(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const v = value as Record<string, unknown>;
+  if (v.schema_version === 1) return { ...v, schema_version: 2, reading: null };
+  return value;
+}
+
+/** Parses an unknown value (of this or an older version) into an envelope, with every bad path in the error message. */
 export function parseEnvelope(value: unknown): Envelope {
-  const parsed = Envelope.safeParse(value);
+  const parsed = Envelope.safeParse(upgradeEnvelope(value));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new EnvelopeValidationError(`invalid envelope: ${issues}`, { cause: parsed.error });
@@ -267,6 +360,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     user_input: {},
     request: null,
     intent: null,
+    reading: null,
     requested_stream: null,
     pipeline_id: null,
     feedback: null,

@@ -26,11 +26,6 @@ const ENGINE_JOB: NodeJobOptions = { attempts: 3, backoffMs: 1_000 };
 // Pure computation: a failure is a bug, retrying cannot help.
 const PURE_JOB: NodeJobOptions = { attempts: 1, backoffMs: 0 };
 
-const stopIfInterrupted =
-  (then: Next) =>
-  (e: Envelope): Next =>
-    e.interrupt ? END : then;
-
 /** After a failed check: another revision while the budget lasts, else give up. */
 const reviseOrGiveUp = (e: Envelope): Next =>
   e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up';
@@ -42,9 +37,28 @@ const reviseOrGiveUp = (e: Envelope): Next =>
 const afterDraft = (e: Envelope): Next =>
   e.interrupt ? END : e.validation.error_stage === 'local' && e.validation.error ? reviseOrGiveUp(e) : 'prevalidate';
 
+/**
+ * The request's reading is complete and trusted (see `Reading.trusted`): no model is asked, the
+ * validator compiles its plan. Only a reading of the request this turn serves counts.
+ */
+export function readingTrusted(e: Envelope): boolean {
+  return !!e.reading && e.reading.trusted && !!e.reading.plan && e.reading.request === e.request;
+}
+
+/** The trusted reading's plan reads from the stream the turn settled on: compile it. */
+const compilesReading = (e: Envelope): boolean => readingTrusted(e) && e.reading?.plan?.source === e.active_stream;
+
 /** The whole workflow (ARCHITECTURE §3). Every service imports this; none decides on its own. */
 export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
-  init_session: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => 'route_intent' },
+  init_session: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => 'link' },
+  // A trusted reading settled the intent (a query) and the plan: the router has nothing to decide.
+  // Reads the cached catalog (the linker's values), which an expired cache reloads from the engine.
+  link: {
+    queue: QueueName.Validator,
+    jobOptions: ENGINE_JOB,
+    next: (e) =>
+      e.interrupt ? END : e.intent === 'nl2sql' && readingTrusted(e) ? 'ensure_active_stream' : 'route_intent',
+  },
   route_intent: {
     queue: QueueName.RouterLlm,
     jobOptions: LLM_JOB,
@@ -65,8 +79,22 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   },
   list_streams: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
   describe_stream: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
-  ensure_active_stream: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: stopIfInterrupted('draft_sql') },
+  ensure_active_stream: {
+    queue: QueueName.Validator,
+    jobOptions: ENGINE_JOB,
+    next: (e) => (e.interrupt ? END : compilesReading(e) ? 'compile_plan' : 'draft_sql'),
+  },
   draft_sql: { queue: QueueName.SqlDrafter, jobOptions: LLM_JOB, next: (e) => afterDraft(e) },
+  // The trusted reading's plan, checked and compiled on the validator: SQL for the local check, a
+  // local failure for repair, or (auto mode, nothing compiled) the drafter as if never trusted.
+  compile_plan: {
+    queue: QueueName.Validator,
+    jobOptions: PURE_JOB,
+    next: (e) =>
+      e.interrupt || e.draft.sql || (e.validation.error_stage === 'local' && e.validation.error)
+        ? afterDraft(e)
+        : 'draft_sql',
+  },
   prevalidate: {
     queue: QueueName.Validator,
     jobOptions: PURE_JOB,

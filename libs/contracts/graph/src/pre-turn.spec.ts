@@ -124,8 +124,29 @@ describe('preTurn', () => {
     const d = preTurn(pending, { text: '30 degrees' });
     expect(d).toMatchObject({ kind: 'run', first: 'ensure_active_stream' });
     if (d.kind === 'run') expect(d.envelope.request).toBe('avg temp\nClarification: 30 degrees');
+    // The router asked: the joined request is read again before routing.
     const fromRouter = preTurn({ ...pending, node: 'route_intent' }, { text: 'the sensor one' });
-    expect(fromRouter).toMatchObject({ kind: 'run', first: 'route_intent' });
+    expect(fromRouter).toMatchObject({ kind: 'run', first: 'link' });
+  });
+
+  it('drops the reading of a request the turn no longer serves', () => {
+    const reading = { request: 'avg temp' } as unknown as NonNullable<Envelope['reading']>;
+    const pending: Envelope = {
+      ...withStreams,
+      reading,
+      node: 'draft_sql',
+      interrupt: { type: 'need_clarification', question: 'which threshold?', choices: null },
+    };
+    const joined = preTurn(pending, { text: '30 degrees' });
+    expect(joined.kind === 'run' && joined.envelope.reading).toBeNull();
+    const another = preTurn({ ...pending, interrupt: null }, { text: 'max humidity' });
+    expect(another.kind === 'run' && another.envelope.reading).toBeNull();
+    // A stream answer resumes the same request: its reading stays.
+    const streamAnswer = preTurn(
+      { ...pending, interrupt: { type: 'need_stream', question: 'which?', choices: withStreams.streams } },
+      { stream: withStreams.streams[0] },
+    );
+    expect(streamAnswer.kind === 'run' && streamAnswer.envelope.reading).toBe(reading);
   });
 
   it('rejects confirm or feedback with nothing pending, and empty text', () => {

@@ -18,6 +18,9 @@ export type PreTurnDecision =
   /** The input does not fit the session's state; nothing changes. */
   | { kind: 'reject'; message: string };
 
+/** How a clarification answer is joined to the request it answers (a line of its own). */
+export const CLARIFICATION_MARKER = 'Clarification:';
+
 const YES = /^\s*(y|yes|ok|okay|confirm|confirmed|looks good|lgtm)\s*[.!]?\s*$/i;
 const NO = /^\s*(n|no|cancel|discard|reject)\s*[.!]?\s*$/i;
 
@@ -102,8 +105,10 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
   if (pending?.type === 'need_clarification') {
     const answer = text ?? feedback;
     if (answer && previous.request) {
-      const joined = `${previous.request}\nClarification: ${answer}`;
-      const first: NodeName = previous.node === 'route_intent' ? 'route_intent' : 'ensure_active_stream';
+      const joined = `${previous.request}\n${CLARIFICATION_MARKER} ${answer}`;
+      // The joined request is read again: from `link` when the router asked (the intent is
+      // open), else at `ensure_active_stream` (the validator reads it there, the intent stays).
+      const first: NodeName = previous.node === 'route_intent' ? 'link' : 'ensure_active_stream';
       return {
         kind: 'run',
         first,
@@ -111,6 +116,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
           {
             ...base,
             request: joined,
+            reading: null,
             draft: emptyDraft(),
             validation: freshValidation(previous.validation.max_attempts),
           },
@@ -137,6 +143,7 @@ export function preTurn(previous: Envelope, input: UserInput, now = new Date()):
         ...base,
         request: text,
         intent: null,
+        reading: null,
         requested_stream: input.stream ?? null,
         draft: emptyDraft(),
         validation: freshValidation(previous.validation.max_attempts),

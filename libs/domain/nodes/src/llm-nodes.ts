@@ -19,13 +19,12 @@ import type { Grounding } from './grounding';
 import { sqlVocabularyFor } from './vocabulary';
 import {
   draftFromPlan,
-  linkSchemaFor,
-  mentionedTable,
+  withPlanDraft,
+  withPlanFailure,
   type PlanDraftingOptions,
   type PlanDraftOutcome,
 } from './plan-drafting';
-import { classifyIntent } from '@nl2p/linking';
-import type { TargetProfile } from '@nl2p/engine';
+import { currentReading } from './reading';
 
 /**
  * The router's output schema for one turn: `stream` enumerated from the engine's streams, so a
@@ -73,25 +72,22 @@ function buildRouterSchema(given: readonly string[]) {
 export function routerNodes({
   llm,
   compactPrompts = false,
-  linking,
+  linking = false,
 }: {
   llm: LlmClient;
   compactPrompts?: boolean;
   /**
-   * Decide obvious intents from the request's links to the catalog, without an LLM call
-   * (ROUTE_BY_LINKS); the model is asked only when linking is inconclusive.
+   * Take the intent the request's reading decided (LINKING; the `link` node read it), without an
+   * LLM call; the model is asked only when the reading leaves the intent open.
    */
-  linking?: { grounding: Grounding; profileOf: (e: Envelope) => TargetProfile };
+  linking?: boolean;
 }): NodeHandlers {
   return {
     async route_intent(e, ctx) {
-      if (linking && e.request) {
-        const schema = await linkSchemaFor(e, linking.grounding, linking.profileOf(e));
-        const intent = classifyIntent(e.request, schema);
-        if (intent) {
-          const stream = intent === 'nl2sql' ? null : mentionedTable(e.request, schema);
-          return { ...e, intent, requested_stream: stream ?? e.requested_stream };
-        }
+      const reading = linking ? currentReading(e) : null;
+      if (reading?.intent) {
+        const stream = reading.intent === 'nl2sql' ? null : reading.named_table;
+        return { ...e, intent: reading.intent, requested_stream: stream ?? e.requested_stream };
       }
       const { value } = await llm.json({
         role: 'router',
@@ -234,23 +230,11 @@ async function fromPlanOutcome(
   outcome: PlanDraftOutcome,
   mode: DraftMode,
 ): Promise<Envelope | null> {
-  const attempt = e.validation.attempt + 1;
   switch (outcome.kind) {
     case 'sql':
       // The compiled SQL is the draft the person watches arrive (one delta: it is not generated).
       await ctx.emit({ type: 'draft_delta', node: e.node ?? 'draft_sql', delta: outcome.sql });
-      return {
-        ...e,
-        draft: {
-          preview_text: outcome.sql,
-          sql: outcome.sql,
-          questions: [],
-          assumptions: outcome.assumptions,
-          mode: 'plan',
-          plan: outcome.plan,
-        },
-        validation: { ...e.validation, attempt, ok: false, error: null, error_stage: null },
-      };
+      return withPlanDraft(e, outcome);
     case 'question':
       return {
         ...e,
@@ -261,27 +245,7 @@ async function fromPlanOutcome(
       return null;
     case 'failed':
       if (mode === 'auto') return null;
-      // No plan checked and compiled: a local failure for the repair loop, without an engine call.
-      return {
-        ...e,
-        draft: { ...e.draft, mode: 'plan' },
-        validation: {
-          ...e.validation,
-          attempt,
-          ok: false,
-          error: outcome.errors.join('\n'),
-          error_stage: 'local',
-          failures: [
-            ...e.validation.failures,
-            {
-              attempt,
-              sql: e.draft.sql ?? '(no SQL: the plan did not compile)',
-              stage: 'local',
-              error: outcome.errors.join('\n'),
-            },
-          ],
-        },
-      };
+      return withPlanFailure(e, outcome.errors);
   }
 }
 

@@ -1,27 +1,36 @@
-import { tmpPipelineIdOf, type Envelope } from '@nl2p/envelope';
+import { emptyDraft, tmpPipelineIdOf, type Envelope } from '@nl2p/envelope';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/workflow-runtime';
 import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
 import type { Engines } from './clients';
 import type { Grounding } from './grounding';
-import { linkSchemaFor } from './plan-drafting';
-import { linkRequest, proposePlan } from '@nl2p/linking';
+import { compilePlan, withPlanDraft, withPlanFailure } from './plan-drafting';
+import { currentReading, linkSchemaFor, readRequest, readsRequests, tablesOf, type ReadingOptions } from './reading';
 
 export interface ValidatorDeps {
   engines: Engines;
   grounding: Grounding;
-  /** Pick the table a request's words point at when several exist (LINK_SOURCES); default on. */
-  linkSources?: boolean;
+  /**
+   * How the request's reading is used (LINKING, DRAFT_MODE, PLAN_TRUST_LINKS). Default: linking
+   * on (the table a request's words point at is picked when several exist), free SQL, no trust.
+   */
+  reading?: Partial<ReadingOptions>;
 }
 
-/** Nodes run by the `validator` service: grounding reads, local and engine validation. */
-export function validatorNodes({ engines, grounding, linkSources = true }: ValidatorDeps): NodeHandlers {
+/** Nodes run by the `validator` service: grounding reads, the request's reading, local and engine validation. */
+export function validatorNodes({ engines, grounding, reading: given = {} }: ValidatorDeps): NodeHandlers {
+  const options: ReadingOptions = { linking: true, mode: 'sql', trustLinks: false, ...given };
+  /** The reading of the request this turn serves: the envelope's, or read now (the request changed). */
+  const readingOf = async (e: Envelope) => {
+    const current = currentReading(e);
+    if (current || !e.request || !readsRequests(options)) return current;
+    return readRequest(e.request, await linkSchemaFor(e, grounding, engines.profile(e.target)), options);
+  };
   /** The one source the request's words point at (no `need_stream` then), or undefined. */
-  const linkedSource = async (e: Envelope): Promise<string | undefined> => {
-    if (!linkSources || !e.request || e.streams.length < 2) return undefined;
-    const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
-    const table = proposePlan(linkRequest(e.request, schema), schema).table;
-    return table && e.streams.includes(table) ? table : undefined;
+  const linkedSource = (e: Envelope): string | undefined => {
+    const table = e.reading?.table;
+    if (!options.linking || e.streams.length < 2 || !table) return undefined;
+    return e.streams.includes(table) ? table : undefined;
   };
   return {
     async init_session(e) {
@@ -39,6 +48,33 @@ export function validatorNodes({ engines, grounding, linkSources = true }: Valid
         active_stream: stillThere ? e.active_stream : null,
         stream_schema: stillThere ? e.stream_schema : null,
       };
+    },
+
+    /**
+     * The request's Reading (ARCHITECTURE §7a), read once for every later node. When it settles
+     * the intent (a query) and is trusted, the turn skips the router: the intent is set here.
+     */
+    async link(e) {
+      const reading = await readingOf({ ...e, reading: null });
+      const settles = options.linking && reading?.intent === 'nl2sql' && reading.trusted;
+      return { ...e, reading, intent: settles ? 'nl2sql' : null };
+    },
+
+    /**
+     * The trusted reading's plan, checked against the catalog and compiled by the target's
+     * compiler: the draft, with no model. A plan that does not compile is a local failure for
+     * repair, as a drafted plan's would be; in `auto` mode the drafter takes over instead.
+     */
+    async compile_plan(e, ctx) {
+      const reading = currentReading(e);
+      if (!reading?.plan) return { ...e, draft: emptyDraft() };
+      const compiled = compilePlan(reading.plan, tablesOf(e), engines.profile(e.target));
+      if (!compiled.ok) {
+        return options.mode === 'auto' ? { ...e, draft: emptyDraft() } : withPlanFailure(e, compiled.errors);
+      }
+      // The compiled SQL is the draft the person watches arrive (one delta: it is not generated).
+      await ctx.emit({ type: 'draft_delta', node: 'compile_plan', delta: compiled.sql });
+      return withPlanDraft(e, { ...compiled, assumptions: [...reading.assumptions, ...compiled.assumptions] });
     },
 
     async list_streams(e) {
@@ -69,13 +105,15 @@ export function validatorNodes({ engines, grounding, linkSources = true }: Valid
       };
     },
 
-    async ensure_active_stream(e) {
-      const engine = engines.for(e.target);
+    async ensure_active_stream(given) {
+      const engine = engines.for(given.target);
+      // A request joined with a clarification is read here again (the link node read the original).
+      const e = { ...given, reading: await readingOf(given) };
       const candidate =
         (e.requested_stream && matchStream(e.streams, e.requested_stream)) ||
         // A request whose words point at one table is about that table, even when an earlier
         // turn of the session used another one.
-        (await linkedSource(e)) ||
+        linkedSource(e) ||
         (e.active_stream && matchStream(e.streams, e.active_stream)) ||
         (e.streams.length === 1 ? e.streams[0] : undefined);
       if (!candidate) {
