@@ -25,6 +25,7 @@ function emptyLinks(text: string): Links {
     arithmetic: [],
     distinct: false,
     unlinked: [],
+    unread: [],
   };
 }
 
