@@ -117,28 +117,29 @@ export const TurnStatus = z.enum(['idle', 'running', 'waiting', 'failed', 'cance
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
 /** What consumed one token of the request (see `accountTokens` in @nl2p/linking). */
+/** The kinds of link that can consume a token: a term naming data, or one of the linker's cues. */
+export const READING_LINK_KINDS = [
+  'table',
+  'column',
+  'value',
+  'term',
+  'number',
+  'comparison',
+  'aggregate',
+  'group',
+  'time_range',
+  'time_group',
+  'order',
+  'arithmetic',
+] as const;
+
 export const ReadingToken = z.object({
   token: z.string(),
   /**
    * The kind of link that covered it (a term naming a table, a column, a value, or several of
    * these: `term`), `filler` (no data: `reason` says why), or `unexplained` (nothing read it).
    */
-  consumed_by: z.enum([
-    'table',
-    'column',
-    'value',
-    'term',
-    'number',
-    'comparison',
-    'aggregate',
-    'group',
-    'time_range',
-    'time_group',
-    'order',
-    'arithmetic',
-    'filler',
-    'unexplained',
-  ]),
+  consumed_by: z.enum([...READING_LINK_KINDS, 'filler', 'unexplained']),
   reason: z.enum(['function_word', 'request_verb', 'filler_noun', 'cue_word', 'punctuation']).nullable(),
 });
 export type ReadingToken = z.infer<typeof ReadingToken>;

@@ -1,25 +1,13 @@
+import { READING_LINK_KINDS } from '@nl2p/envelope';
 import { CUE_WORDS, FILLER_WORDS, FUNCTION_WORDS, REQUEST_VERBS } from './lexicon';
 import { singular, tokenize } from './text';
 import type { Links, Span, TermLink } from './types';
 
 /**
  * What a link that covers a token is: a term naming data (a table, a column, a value, or several
- * of these at once: `term`), or one of the linker's cues.
+ * of these at once: `term`), or one of the linker's cues. The envelope's Reading contract owns the list.
  */
-export const LINK_KINDS = [
-  'table',
-  'column',
-  'value',
-  'term',
-  'number',
-  'comparison',
-  'aggregate',
-  'group',
-  'time_range',
-  'time_group',
-  'order',
-  'arithmetic',
-] as const;
+export const LINK_KINDS = READING_LINK_KINDS;
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /** Why a token no link covers carries no data (the lexicon's word sets, or punctuation). */
