@@ -51,8 +51,9 @@ const compilesReading = (e: Envelope): boolean => readingTrusted(e) && e.reading
 /** The whole workflow (ARCHITECTURE §3). Every service imports this; none decides on its own. */
 export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   init_session: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => 'link' },
-  // A trusted reading settled the intent (a query) and the plan: the router has nothing to decide.
-  // Reads the cached catalog (the linker's values), which an expired cache reloads from the engine.
+  // The request read once (the linker needs the cached catalog's values, which an expired cache
+  // reloads from the engine). A trusted reading that settled the intent (a query) and the plan
+  // leaves the router nothing to decide.
   link: {
     queue: QueueName.Validator,
     jobOptions: ENGINE_JOB,
