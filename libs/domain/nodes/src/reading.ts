@@ -90,7 +90,7 @@ export function readRequest(request: string, schema: LinkSchema, o: ReadingOptio
   }
   return {
     request,
-    intent: classifyIntent(words, schema),
+    intent: classifyIntent(words, schema, links),
     named_table: mentionedTable(words, schema),
     tables: proposal.tableCandidates.map((c) => ({ table: c.table, score: c.score })),
     table: proposal.table,
