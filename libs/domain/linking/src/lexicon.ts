@@ -1,3 +1,5 @@
+import { singular } from './text';
+
 /**
  * General English knowledge the linker needs: abbreviations found in column names, words that
  * evoke a kind of measurement, and the words that carry no data. Nothing here names a dataset's
@@ -322,3 +324,33 @@ export const NEVER_VALUE = new Set([
   'me',
   'us',
 ]);
+
+/** Why a token no link covers carries no data (the lexicon's word sets, or punctuation). */
+export const FILLER_REASONS = ['function_word', 'request_verb', 'filler_noun', 'cue_word', 'punctuation'] as const;
+export type FillerReason = (typeof FILLER_REASONS)[number];
+
+/**
+ * Why a word carries no data, by the lexicon; null: it may. The word as it is first (`records` is
+ * a filler noun before it is an inflected `record`), then its plural and inflected forms.
+ */
+export function fillerReason(word: string): FillerReason | null {
+  const w = word.toLowerCase();
+  if (FUNCTION_WORDS.has(w) || /n['’]t$/.test(w)) return 'function_word';
+  if (REQUEST_VERBS.has(w)) return 'request_verb';
+  if (FILLER_WORDS.has(w)) return 'filler_noun';
+  if (CUE_WORDS.has(w)) return 'cue_word';
+  const s = singular(w);
+  if (FILLER_WORDS.has(s)) return 'filler_noun';
+  if (CUE_WORDS.has(s)) return 'cue_word';
+  if (inflectedRequestVerb(w)) return 'request_verb';
+  return null;
+}
+
+/** A request verb inflected (`getting`, `sending`, `shows`), as the linker tells them. */
+function inflectedRequestVerb(w: string): boolean {
+  const base = w.replace(/(ing|ed|s)$/, '');
+  return (
+    base !== w &&
+    (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1')))
+  );
+}

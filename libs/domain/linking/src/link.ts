@@ -4,6 +4,7 @@ import {
   CONCEPTS,
   CUE_WORDS,
   FILLER_WORDS,
+  fillerReason,
   FUNCTION_WORDS,
   ORDER_CUES,
   PREPOSITION_CUES,
@@ -245,9 +246,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
       }
       if (t && !t.values.length) {
         // `trips without tips`: a measure said absent; what "absent" means (0, NULL) is not said.
-        if (!hit && t.start === k && (w === 'without' || w === 'no')) {
-          t.negated = true;
-        }
+        if (!hit && t.start === k && (w === 'without' || w === 'no')) t.negated = true;
         break;
       }
       if (hit && !['or', 'nor', 'and', ',', 'the', 'a', 'any'].includes(nw)) break;
@@ -838,16 +837,9 @@ function inWhereClause(tokens: readonly Token[], i: number): boolean {
 function isContentWord(t: Token): boolean {
   const w = t.norm;
   if (w.length < 2 && !/\d/.test(w)) return false;
-  if (FUNCTION_WORDS.has(w) || REQUEST_VERBS.has(w) || FILLER_WORDS.has(w) || CUE_WORDS.has(w)) return false;
   if (CONCEPTS.has(w) || SUPERLATIVES[w] || numberOf(t) !== null) return false;
   if (/n['’]t$/.test(t.text)) return false;
-  const s = singular(w);
-  if (FILLER_WORDS.has(s) || CUE_WORDS.has(s)) return false;
-  // Inflected request verbs: getting, sending, shows.
-  const base = w.replace(/(ing|ed|s)$/, '');
-  if (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1')))
-    return false;
-  return true;
+  return fillerReason(w) === null;
 }
 
 /** `Office Chair` in `Office Chair orders` is a value, `total amount` a column: not cues. */

@@ -1,5 +1,6 @@
 import { linkRequest } from './link';
-import { accountTokens, fillerReason, unexplainedTokens, type TokenAccount } from './reading';
+import { fillerReason } from './lexicon';
+import { accountTokens, unexplainedTokens, type TokenAccount } from './reading';
 import { demoSchema } from './testing/fixtures';
 import type { Links } from './types';
 

@@ -1,6 +1,6 @@
 import { READING_LINK_KINDS } from '@nl2p/envelope';
-import { CUE_WORDS, FILLER_WORDS, FUNCTION_WORDS, REQUEST_VERBS } from './lexicon';
-import { singular, tokenize } from './text';
+import { fillerReason, type FillerReason } from './lexicon';
+import { tokenize } from './text';
 import type { Links, Span, TermLink } from './types';
 
 /**
@@ -9,10 +9,6 @@ import type { Links, Span, TermLink } from './types';
  */
 export const LINK_KINDS = READING_LINK_KINDS;
 export type LinkKind = (typeof LINK_KINDS)[number];
-
-/** Why a token no link covers carries no data (the lexicon's word sets, or punctuation). */
-export const FILLER_REASONS = ['function_word', 'request_verb', 'filler_noun', 'cue_word', 'punctuation'] as const;
-export type FillerReason = (typeof FILLER_REASONS)[number];
 
 /**
  * What consumed one token of the request: the kind of link that covers it, or `filler` with the
@@ -67,32 +63,6 @@ export function unexplainedTokens(accounts: readonly Pick<TokenAccount, 'token' 
   });
   if (run.length) out.push(run.join(' '));
   return out;
-}
-
-/**
- * Why a word carries no data, by the lexicon; null: it may. The word as it is first (`records` is
- * a filler noun before it is an inflected `record`), then its plural and inflected forms.
- */
-export function fillerReason(word: string): FillerReason | null {
-  const w = word.toLowerCase();
-  if (FUNCTION_WORDS.has(w) || /n['’]t$/.test(w)) return 'function_word';
-  if (REQUEST_VERBS.has(w)) return 'request_verb';
-  if (FILLER_WORDS.has(w)) return 'filler_noun';
-  if (CUE_WORDS.has(w)) return 'cue_word';
-  const s = singular(w);
-  if (FILLER_WORDS.has(s)) return 'filler_noun';
-  if (CUE_WORDS.has(s)) return 'cue_word';
-  if (inflectedRequestVerb(w)) return 'request_verb';
-  return null;
-}
-
-/** A request verb inflected (`getting`, `sending`, `shows`), as the linker tells them. */
-function inflectedRequestVerb(w: string): boolean {
-  const base = w.replace(/(ing|ed|s)$/, '');
-  return (
-    base !== w &&
-    (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1')))
-  );
 }
 
 /** What a term link names: one kind of thing, or several (`device`: a table and its id columns). */
