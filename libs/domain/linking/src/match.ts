@@ -1,6 +1,6 @@
 import { abbreviationScore } from './lexical/abbreviation';
 import { lemmaOf } from './lexical/lemmas';
-import { RELATION_SCORE, relationBetween } from './lexical/related';
+import { LOOSE_RELATIONS, RELATION_SCORE, relationBetween } from './lexical/related';
 import {
   ABBREVIATIONS,
   CONCEPTS,
@@ -22,6 +22,8 @@ export type WordVia = 'same' | 'plural' | 'abbreviation' | 'time' | 'stem' | 're
 export interface WordMatch {
   score: number;
   via: WordVia;
+  /** Met by a weak relation of meaning (a broader or narrower word). */
+  loose?: true;
 }
 
 /**
@@ -66,7 +68,9 @@ function computeWordMatch(req: string, target: string): WordMatch | null {
   }
   if (!spellingOnly && target.length >= 3 && !GENERIC_PARTS.has(target)) {
     const r = relationBetween([...new Set([req, reqLemma])], [...new Set([target, targetLemma, singular(target)])]);
-    if (r && (!best || RELATION_SCORE[r] > best.score)) best = { score: RELATION_SCORE[r], via: 'related' };
+    if (r && (!best || RELATION_SCORE[r] > best.score)) {
+      best = { score: RELATION_SCORE[r], via: 'related', ...(LOOSE_RELATIONS.has(r) ? { loose: true as const } : {}) };
+    }
   }
   return best;
 }
@@ -123,7 +127,7 @@ export function matchReading(words: readonly string[], r: Reading): ReadingMatch
       kind = coveredSpecific.length === 0 ? 'generic' : 'partial';
     }
     const byMeaning: Meaning | null =
-      weakest.via === 'related' ? (weakest.score < 0.6 ? 'loosely' : 'closely') : r.meaning ? 'closely' : null;
+      weakest.via === 'related' ? (weakest.loose ? 'loosely' : 'closely') : r.meaning ? 'closely' : null;
     if (!best || score > best.score) best = { score, kind, ...(byMeaning ? { byMeaning } : {}) };
   }
   return best;

@@ -18,6 +18,9 @@ export const RELATION_SCORE: Record<Relation, number> = {
   broader: 0.5,
 };
 
+/** The weak relations: a name met only through one of these is met loosely. */
+export const LOOSE_RELATIONS: ReadonlySet<Relation> = new Set(['broader', 'narrower']);
+
 /** Only a word's commonest senses count: rare senses relate everything to everything. */
 const SENSES_PER_POS: Record<WordNetPos, number> = { n: 3, v: 2, a: 3, r: 1 };
 
