@@ -1,12 +1,18 @@
-import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
+import { TMP_PIPELINE_PREFIX, type NodeTraceRecord } from '@nl2p/envelope';
 import { readSse } from '../support/sse';
 import { useWorkflowStack } from '../support/workflow-stack';
 
-interface TraceRecord {
-  node: string;
-  service: string;
-  llm: unknown[];
-}
+/** The nodes of a conclusive turn after `link`: compiled on the validator, no LLM service. */
+const READ_ROUTE = [
+  'link',
+  'ensure_active_stream',
+  'compile_plan',
+  'prevalidate',
+  'validate',
+  'explain',
+  'cleanup',
+  'confirm',
+];
 
 /**
  * The request read once (the `link` node, ARCHITECTURE §7a), through the whole workflow on real
@@ -24,7 +30,7 @@ describe('the reading: a conclusive request never visits the LLM services', () =
     expect(w.manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
   });
 
-  const trace = async (id: string, turn: number): Promise<TraceRecord[]> =>
+  const trace = async (id: string, turn: number): Promise<NodeTraceRecord[]> =>
     (await w.api.request('GET', `/v1/sessions/${id}/trace?turn=${turn}`)).body.records;
 
   it('on DuckDB: gateway → validator → explainer, no router-llm or sql-drafter, no LLM call', async () => {
@@ -39,17 +45,7 @@ describe('the reading: a conclusive request never visits the LLM services', () =
     expect(view.preview.rows.length).toBeGreaterThan(0);
 
     const records = await trace(id, 1);
-    expect(records.map((r) => r.node)).toEqual([
-      'init_session',
-      'link',
-      'ensure_active_stream',
-      'compile_plan',
-      'prevalidate',
-      'validate',
-      'explain',
-      'cleanup',
-      'confirm',
-    ]);
+    expect(records.map((r) => r.node)).toEqual(['init_session', ...READ_ROUTE]);
     // The services the turn went through, in order: two queue hops after the gateway's.
     const services = records.map((r) => r.service).filter((s, i, all) => s !== all[i - 1]);
     expect(services).toEqual(['validator', 'explainer']);
@@ -79,17 +75,7 @@ describe('the reading: a conclusive request never visits the LLM services', () =
     expect(view.assumptions.join(' ')).toMatch(/inside the aggregates/);
     expect(view.pipeline_request).toMatchObject({ sql: view.sql });
     const records = await trace(id, 1);
-    expect(records.map((r) => r.node)).toEqual([
-      'init_session',
-      'link',
-      'ensure_active_stream',
-      'compile_plan',
-      'prevalidate',
-      'validate',
-      'explain',
-      'cleanup',
-      'confirm',
-    ]);
+    expect(records.map((r) => r.node)).toEqual(['init_session', ...READ_ROUTE]);
     expect(new Set(records.map((r) => r.service))).toEqual(new Set(['validator', 'explainer']));
     expect(w.llm.requests).toEqual([]);
   });
@@ -145,16 +131,7 @@ describe('the reading: a conclusive request never visits the LLM services', () =
     expect(answered.interrupt.type).toBe('need_confirm');
     expect(answered.sql).toMatch(/avg\(temperature\)/i);
     const records = await trace(id, 2);
-    expect(records.map((r) => r.node)).toEqual([
-      'link',
-      'ensure_active_stream',
-      'compile_plan',
-      'prevalidate',
-      'validate',
-      'explain',
-      'cleanup',
-      'confirm',
-    ]);
+    expect(records.map((r) => r.node)).toEqual(READ_ROUTE);
     expect(w.script.calls.map((c) => c.kind)).toEqual(['router']);
   });
 });
