@@ -25,7 +25,11 @@ const common = {
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/evals'],
 };
 
+// Integration and e2e tests start real services (Redis, workers, databases) that a busy CI machine
+// can take seconds to bring up: Jest's 5 s default failed a turn over two databases on CI. (A
+// project's `testTimeout` is ignored by jest-circus, hence a setup file.)
 const withRedis = {
+  setupFilesAfterEnv: ['<rootDir>/tools/jest/service-test-timeout.js'],
   globalSetup: '<rootDir>/tools/jest/redis-global-setup.js',
   globalTeardown: '<rootDir>/tools/jest/redis-global-teardown.js',
 };

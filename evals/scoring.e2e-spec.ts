@@ -12,7 +12,7 @@ import {
 } from '@nl2p/prompts';
 import { FakeManager, ScriptedLlm, scriptedTokenCount, type ScriptedReply, type ScriptedRequest } from '@nl2p/testing';
 import { loadSqlSet, loadVelofluxSet, selectItems } from './src/dataset';
-import { EvalGateway } from './src/gateway';
+import { evalGateway } from './src/gateway';
 import { ROOT } from '@nl2p/testing';
 import { ResultDb } from './src/results';
 import { ReferencePlans } from './src/reference-plans';
@@ -196,7 +196,7 @@ describe('eval runner and scoring, with a scripted model', () => {
   });
 
   it('scores the DuckDB items exactly as scripted', async () => {
-    const gateway = new EvalGateway(stack.gatewayUrl, stack.apiKey);
+    const gateway = evalGateway(stack.gatewayUrl, stack.apiKey);
     const { summary, items } = await runSqlEval(sqlItems, db, { gateway, concurrency: 4, turnTimeoutMs: 20_000 });
     const byId = Object.fromEntries(items.map((i) => [i.id, i]));
 
@@ -397,7 +397,7 @@ describe('eval runner and scoring, with a scripted model', () => {
   });
 
   it("scores the veloFlux items by the engine's plan of the accepted SQL against its plan of the reference", async () => {
-    const gateway = new EvalGateway(stack.gatewayUrl, stack.apiKey);
+    const gateway = evalGateway(stack.gatewayUrl, stack.apiKey);
     const references = new ReferencePlans(managerUrl);
     const { summary, items } = await runVelofluxEval(veloItems, { gateway, turnTimeoutMs: 20_000, references });
     expect(items.map((i) => ({ id: i.id, outcome: i.outcome, plan: i.plan_match, detail: i.plan_detail }))).toEqual([

@@ -9,9 +9,16 @@
 #                               needed; what CI runs)
 #   bash scripts/eval.sh --linker [set…]
 #                               the offline linker eval: the product's no-model path in process over
-#                               duckdb-demo, duckdb-heldout, defog-dev, defog-heldout (default: all);
+#                               duckdb-demo, duckdb-heldout, defog-dev, defog-heldout, spider-dev,
+#                               spider-heldout (default: all);
 #                               no build, no Redis, no LLM; seconds. The defog sets need
-#                               DEFOG_SQL_EVAL_DIR and DEFOG_DATA_DIR (evals/README.md)
+#                               DEFOG_SQL_EVAL_DIR and DEFOG_DATA_DIR, spider-dev and
+#                               spider-heldout SPIDER_EVAL_DIR and MACHINE_SPIDER_DIR (evals/README.md)
+#   bash scripts/eval.sh --sources
+#                               the cross-source eval: typed plans over the demo split across DuckDB
+#                               and PostgreSQL (POSTGRES_URL, else a throw-away cluster), split, run
+#                               and combined in process, against gold SQL on one combined DuckDB;
+#                               writes reports/sources-eval-latest.md
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
@@ -34,6 +41,16 @@ if [ "${1:-}" = "--linker" ]; then
   echo "[linker-eval] at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$dirty" >&2
   LINKER_EVAL=1 LINKER_EVAL_SETS="$*" exec npx jest -c evals/jest.config.js evals/src/offline/linker-eval.spec.ts \
     --selectProjects unit --runInBand
+fi
+if [ "${1:-}" = "--sources" ]; then
+  shift
+  if [ -z "${POSTGRES_URL:-}" ]; then
+    PG_ENV=$(bash tools/demo-data/start-postgres.sh) || { echo "[sources-eval] PostgreSQL could not be started" >&2; exit 1; }
+    set -a; eval "$PG_ENV"; set +a
+    trap 'eval "$POSTGRES_STOP" || true' EXIT
+  fi
+  SOURCES_EVAL=1 npx jest -c evals/jest.config.js evals/src/sources/sources-eval.spec.ts --selectProjects unit --runInBand "$@"
+  exit $?
 fi
 if [ -z "${EVAL_GATEWAY_URL:-}" ] && [ "${EVAL_SKIP_BUILD:-0}" != 1 ]; then build; fi
 mkdir -p reports

@@ -16,10 +16,12 @@ summary() {
   rc=$?
   if [ -n "${POSTGRES_STOP:-}" ]; then eval "$POSTGRES_STOP" || true; fi
   printf '\n== summary\n'
-  node tools/ci/summary.js "$REPORTS" unit integration e2e fuzz
+  node tools/ci/summary.js "$REPORTS" unit integration e2e fuzz ${CONTAINER_TIER:+containers}
   exit $rc
 }
 trap summary EXIT
+# The container tier runs only when asked (it builds images and runs the compose file: minutes).
+CONTAINER_TIER=$([ "${CONTAINERS:-}" = 1 ] && echo 1 || true)
 jest_tier() { npx jest --selectProjects "$1" --json --outputFile="$REPORTS/$1.json" "${@:2}"; }
 
 # PostgreSQL for the postgres target's tests: POSTGRES_URL when given, else a throw-away cluster
@@ -61,3 +63,20 @@ step "fuzz (schemathesis, generated from the gateway's OpenAPI document)"
 # The fuzz run is one check in the totals (its own line above counts its requests).
 fuzz_report() { printf '{"numPassedTests":%d,"numFailedTests":%d,"numPendingTests":0}' "$1" "$2" >"$REPORTS/fuzz.json"; }
 if FUZZ_SKIP_BUILD=1 bash scripts/fuzz.sh; then fuzz_report 1 0; else fuzz_report 0 1; exit 1; fi
+if [ -n "$CONTAINER_TIER" ]; then
+  step "containers (the shipped Dockerfile and docker-compose.yml, built and run)"
+  # Exit 3: no Docker daemon can run here. No report is written, so the summary names the tier
+  # as not run; it is never counted as passed.
+  rc=0
+  bash scripts/containers.sh "$REPORTS/containers.json" || rc=$?
+  case $rc in
+    0) ;;
+    3) echo "container tier not run (see the line above)" ;;
+    *)
+      # A failure before the tier wrote its report still counts as a failure, never as not run.
+      [ -f "$REPORTS/containers.json" ] ||
+        printf '{"numPassedTests":0,"numFailedTests":1,"numPendingTests":0}' >"$REPORTS/containers.json"
+      exit 1
+      ;;
+  esac
+fi

@@ -9,6 +9,14 @@ export default defineConfig({
   root: here,
   base: '/console/',
   plugins: [preact()],
+  // The gateway's generated client, from its source (the workspace's path alias).
+  resolve: {
+    alias: {
+      '@nl2p/gateway-client': fileURLToPath(
+        new URL('../../libs/contracts/gateway-client/src/index.ts', import.meta.url),
+      ),
+    },
+  },
   logLevel: 'warn',
   build: {
     outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { BenchClient } from './client';
+import { type BenchClient, newSession, timedTurn } from './client';
 import { requestFor } from './scripted';
 import { round } from './stats';
 
@@ -68,9 +68,9 @@ export async function sessionMemory(
   let failed = 0;
   const ids = await Promise.all(
     Array.from({ length: sessions }, async () => {
-      const sid = await client.createSession();
+      const sid = await newSession(client);
       for (const input of CONVERSATION) {
-        const { view } = await client.turn(sid, input);
+        const { view } = await timedTurn(client, sid, input);
         const expected = input.confirm ? 'idle' : 'waiting';
         if (view.status !== expected) failed += 1;
       }

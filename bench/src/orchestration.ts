@@ -1,6 +1,6 @@
 import type { Envelope } from '@nl2p/envelope';
 import { GRAPH } from '@nl2p/graph';
-import type { BenchClient } from './client';
+import { type BenchClient, newSession, timedTurn } from './client';
 import type { CpuMeter, CpuUse } from './cpu';
 import type { BullFloor } from './floor';
 import type { InProcessGraph } from './in-process';
@@ -113,9 +113,9 @@ async function load(
 /** Turns through the gateway, six services, BullMQ and Redis. */
 function queuedSession(client: BenchClient) {
   return async () => {
-    const sid = await client.createSession();
+    const sid = await newSession(client);
     return async (path: BenchPath) => {
-      const { view, ms } = await client.turn(sid, { text: requestFor(path) });
+      const { view, ms } = await timedTurn(client, sid, { text: requestFor(path) });
       const ok = view.interrupt?.type === 'need_confirm';
       const failures = view.attempts?.failures?.length ?? 0;
       // The node count is not visible over HTTP; the in-process run of the same path reports it.

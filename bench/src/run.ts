@@ -1,3 +1,4 @@
+import { newSession, timedTurn } from './client';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,9 +79,9 @@ export async function runBench(
     opts.log('section 1b: Redis round trips per node run (MONITOR, not timed)');
     const tripTurns = quick ? 3 : 10;
     const happyNodes = routes.happy.queues.length;
-    const sid = await stack.client.createSession();
+    const sid = await newSession(stack.client);
     const queuedTrips = await countRoundTrips(stack.redis, async () => {
-      for (let i = 0; i < tripTurns; i++) await stack.client.turn(sid, { text: requestFor('happy') });
+      for (let i = 0; i < tripTurns; i++) await timedTurn(stack.client, sid, { text: requestFor('happy') });
       return tripTurns * happyNodes;
     });
     const inProcessGraph = graph;
@@ -191,8 +192,8 @@ async function cpuPerHappyTurn(
     parts.queued.push(
       await cpuSplit({ ...services, redis }, () =>
         all(async () => {
-          const sid = await stack.client.createSession();
-          for (let i = 0; i < turns; i++) await stack.client.turn(sid, { text: requestFor('happy') });
+          const sid = await newSession(stack.client);
+          for (let i = 0; i < turns; i++) await timedTurn(stack.client, sid, { text: requestFor('happy') });
         }),
       ),
     );

@@ -1,4 +1,4 @@
-import type { BenchClient } from './client';
+import { type BenchClient, newSession, timedTurn } from './client';
 import type { CpuMeter, CpuUse } from './cpu';
 import { requestFor } from './scripted';
 import { round, summarize, type Summary } from './stats';
@@ -47,10 +47,10 @@ export async function closedLoop(
   const latencies: number[] = [];
   await Promise.all(
     Array.from({ length: sessions }, async () => {
-      const sid = await client.createSession();
+      const sid = await newSession(client);
       while (performance.now() < end) {
         try {
-          const { view, ms } = await client.turn(sid, { text: requestFor('happy') });
+          const { view, ms } = await timedTurn(client, sid, { text: requestFor('happy') });
           const done = performance.now();
           if (done < start || done >= end) continue;
           if (view.interrupt?.type === 'need_confirm') {

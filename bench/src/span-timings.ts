@@ -1,4 +1,5 @@
-import type { BenchClient } from './client';
+import type { TurnBody } from '@nl2p/gateway-client';
+import { type BenchClient, newSession, timedTurn } from './client';
 import { round } from './stats';
 
 /** Where one turn's wall time went, from the node records of the trace log (`GET …/trace`). */
@@ -38,17 +39,17 @@ interface NodeRecord {
 export async function turnTimeSplit(
   client: BenchClient,
   turns: number,
-  input: Record<string, unknown>,
+  input: TurnBody,
   inProcess: () => Promise<{ nodes: string[]; node_ms: number[] }>,
 ): Promise<TurnTimeSplit> {
-  const sid = await client.createSession();
+  const sid = await newSession(client);
   const spans: { turn_id: number; sent: number; answered: number }[] = [];
   for (let i = 0; i < turns; i++) {
     const sent = Date.now();
-    const { view } = await client.turn(sid, input);
+    const { view } = await timedTurn(client, sid, input);
     spans.push({ turn_id: view.turn_id, sent, answered: Date.now() });
   }
-  const records = (await client.get(`/v1/sessions/${sid}/trace`)) as { records: NodeRecord[] };
+  const records = { records: (await client.trace(sid)) as NodeRecord[] };
   const sum = { before: 0, runs: 0, between: 0, after: 0, nodes: 0, hop: 0, hops: 0, same: 0, sames: 0 };
   const byNode = new Map<string, { service: string; queued: number[]; inProcess: number[] }>();
   const slot = (node: string, service = '') => {

@@ -15,7 +15,7 @@ import {
   waitForHealth,
   type ServiceName,
 } from '@nl2p/testing';
-import { BenchClient } from './client';
+import { benchClient, type BenchClient } from './client';
 import { redisPid } from './cpu';
 import { sleep } from './stats';
 
@@ -95,7 +95,7 @@ export class BenchStack {
       ...serviceEnvOverrides(),
     };
     for (const name of SERVICES) this.instances.set(name, [this.spawn(name, {})]);
-    this.client = new BenchClient(`http://127.0.0.1:${port}`, this.apiKey);
+    this.client = benchClient(`http://127.0.0.1:${port}`, this.apiKey);
     await waitForHealth(this.client.baseUrl, 60_000, this.all());
     await this.waitForWorkers({ 'router-llm': 1, 'sql-drafter': 1, validator: 1, explainer: 1 });
   }

@@ -6,6 +6,7 @@
 // && npx tsc-alias -p tsconfig.build.json --outDir tmp/bench-dist`).
 //   [BASE_DIST=tmp/bench-dist-base] [NEW_NODE_OPTIONS=…] [ROUNDS=3] node -r ./test/support/register-ts.js \
 //     bench/tools/cpu-per-turn.ts [sessions] [turns each] [happy|repair]
+import { newSession, timedTurn } from '../src/client';
 import { loadConfig } from '@nl2p/config';
 import { WORKFLOW_QUEUES } from '@nl2p/graph';
 import { freePort, startLocalRedis } from '@nl2p/launcher';
@@ -54,10 +55,10 @@ async function main(): Promise<void> {
     const latencies = new Map<BenchStack, number[]>();
     const queuedRun = (stack: BenchStack) =>
       sessionsOf(async () => {
-        const sid = await stack.client.createSession();
+        const sid = await newSession(stack.client);
         for (let i = 0; i < turns; i++) {
           const started = performance.now();
-          const { view } = await stack.client.turn(sid, { text: requestFor(benchPath) });
+          const { view } = await timedTurn(stack.client, sid, { text: requestFor(benchPath) });
           latencies.set(stack, [...(latencies.get(stack) ?? []), performance.now() - started]);
           if (view.interrupt?.type !== 'need_confirm') throw new Error(`turn ended ${JSON.stringify(view)}`);
         }

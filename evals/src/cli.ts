@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import { FakeManager } from '@nl2p/testing';
 import { loadSqlSet, loadVelofluxSet } from './dataset';
-import { EvalGateway } from './gateway';
+import { evalGateway } from './gateway';
 import { renderEvalMarkdown, type EvalReport } from './report';
 import { ResultDb } from './results';
 import { ReferencePlans } from './reference-plans';
@@ -66,7 +66,7 @@ export async function runEvalCli(
       gatewayUrl = stack.gatewayUrl;
       apiKey = stack.apiKey;
     }
-    const gateway = new EvalGateway(gatewayUrl, apiKey);
+    const gateway = evalGateway(gatewayUrl, apiKey);
     const sqlItems = ids ? sqlSet.items.filter((i) => ids.includes(i.id)) : sqlSet.items;
     o.log(`DuckDB set: ${sqlItems.length} requests`);
     const sql = sqlItems.length

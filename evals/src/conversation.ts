@@ -1,3 +1,4 @@
+import type { TurnBody } from '@nl2p/gateway-client';
 import type { EvalGateway, SessionView } from './gateway';
 
 export interface AttemptRecord {
@@ -76,11 +77,11 @@ export async function converse(gw: EvalGateway, opts: ConverseOptions): Promise<
   try {
     const session = await gw.createSession({ target: opts.target });
     out.session_id = session.session_id;
-    let input: Record<string, unknown> = { text: opts.request };
+    let input: TurnBody = { text: opts.request };
     let view: SessionView;
     for (;;) {
       const t0 = performance.now();
-      view = await gw.turn(session.session_id, input, opts.turnTimeoutMs);
+      view = await gw.waitTurn(session.session_id, input, opts.turnTimeoutMs);
       out.turns.push({
         input,
         status: view.status,

@@ -90,7 +90,7 @@ describe('nl2pipeline ask (one-shot) against the running services', () => {
     expect(answered.code).toBe(0);
     expect(JSON.parse(answered.stdout)).toMatchObject({ sql: GOOD_SQL });
     const view = (await w.api.request('GET', `/v1/sessions/${sessionId}`)).body;
-    expect(view.request).toBe('alert when it is too hot\nClarification: above 30 degrees');
+    expect(view.request).toBe('alert when it is too hot');
   });
 
   it('without --yes a validated draft waits for confirmation: exit 3, nothing on stdout; --json shows the whole view', async () => {

@@ -1,21 +1,9 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
-import { ensureDemoDatabase } from '@nl2p/engine';
-import { TMP_PIPELINE_PREFIX } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
-import { LlmScript } from '../support/llm-script';
-import { ROOT, SERVICES, ServiceProcess, freePort, waitForHealth } from '@nl2p/testing';
-import { deletePrefix, testEnv } from '../support/stack';
+import type { Page, Request } from 'playwright-core';
+import { KEY, SHOTS, useConsoleStack } from './console-stack';
 
 jest.setTimeout(120_000);
-
-/** Debian's chromium (scripts/test.sh installs it); playwright-core downloads no browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.join(ROOT, 'reports', 'console');
-const KEY = 'console-key-0123456789abcdef';
-const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 
 const FIRST_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
@@ -25,79 +13,14 @@ const DUCK_SQL =
   'SELECT device_id, avg(temperature) AS avg_temp FROM sensor_readings WHERE temperature > 30 GROUP BY device_id ORDER BY device_id';
 
 describe('web console in a real browser (Debian chromium), against the services as separate processes', () => {
-  const manager = new FakeManager();
-  const llm = new ScriptedLlm();
-  let env: Record<string, string>;
-  let procs: ServiceProcess[] = [];
-  let base: string;
-  let browser: Browser;
-  let script: LlmScript;
-
-  beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (scripts/test.sh does)`);
-    if (!existsSync(path.join(ROOT, 'dist/console/index.html')))
-      throw new Error('dist/console is missing: npm run build');
-    const [managerUrl, llmUrl, port] = await Promise.all([manager.start(), llm.start(), freePort()]);
-    env = testEnv({
-      managerUrl,
-      llmUrl,
-      env: { GATEWAY_PORT: String(port), AUTH_DISABLED: 'false', API_KEYS: `acme:${sha(KEY)}` },
-    });
-    await ensureDemoDatabase(env.DUCKDB_PATH);
-    procs = SERVICES.map((name) => new ServiceProcess(name, env));
-    procs.forEach((p) => p.start());
-    base = `http://127.0.0.1:${port}`;
-    await waitForHealth(base, 90_000, procs);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    mkdirSync(SHOTS, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(procs.map((p) => p.stop()));
-    await Promise.all([manager.stop(), llm.stop()]);
-    if (env) await deletePrefix(env.REDIS_URL, env.REDIS_PREFIX);
-  });
-
+  const c = useConsoleStack();
+  const open = (viewport?: { width: number; height: number }) => c.open(viewport);
+  let base = '';
+  let script: typeof c.script;
   beforeEach(() => {
-    manager.reset();
-    llm.reset();
-    script = new LlmScript(llm);
+    base = c.base;
+    script = c.script;
   });
-
-  afterEach(() => {
-    expect(manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
-  });
-
-  async function open(viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (m) => {
-      // The browser logs every 4xx the console answered in words (a missing key, a bad target).
-      if (
-        m.type() === 'error' &&
-        !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
-      ) {
-        problems.push(m.text());
-      }
-    });
-    (page as Page & { problems: string[] }).problems = problems;
-    await page.goto(`${base}/`);
-    // Auth is on: the console asks for a key, in the gateway's words, before anything else.
-    const keyForm = page.getByRole('form', { name: 'API key' });
-    await keyForm.waitFor();
-    expect(await keyForm.getByRole('alert').textContent()).toBe(
-      'a valid API key is required (Authorization: Bearer <key>)',
-    );
-    await page.getByLabel('Your API key').fill(KEY);
-    await page.keyboard.press('Enter');
-    await page.locator('.streams summary').first().waitFor();
-    return page;
-  }
 
   const lastTurn = (page: Page) => page.getByTestId('turn').last();
 
@@ -145,7 +68,7 @@ describe('web console in a real browser (Debian chromium), against the services 
     await page.keyboard.press('Enter');
 
     // 4. Validated: SQL highlighted, the engine's plan, a confirmation.
-    await page.getByRole('button', { name: 'Confirm' }).waitFor();
+    await page.getByRole('button', { name: 'Confirm: get the pipeline request' }).waitFor();
     const sql = lastTurn(page).locator('pre.sql');
     expect(await sql.textContent()).toBe(FIRST_SQL);
     expect(await sql.locator('.hljs-keyword').allTextContents()).toEqual(
@@ -173,7 +96,7 @@ describe('web console in a real browser (Debian chromium), against the services 
     expect(await lastTurn(page).locator('.assumptions').textContent()).toContain('windows use processing time');
 
     // 6. Confirm: the pipeline request, with a working copy button.
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('button', { name: 'Confirm: get the pipeline request' }).click();
     const request = lastTurn(page).getByTestId('pipeline-request');
     await lastTurn(page).getByText('accepted').waitFor();
     const shown = JSON.parse((await request.textContent()) ?? '') as Record<string, unknown>;
@@ -184,7 +107,7 @@ describe('web console in a real browser (Debian chromium), against the services 
     expect(await page.getByRole('region', { name: 'The workflow asks' }).count()).toBe(0);
 
     await page.screenshot({ path: path.join(SHOTS, 'conversation.png'), fullPage: true });
-    expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    expect(page.problems).toEqual([]);
 
     // The conversation really happened on the server, as the console showed it.
     const sessionId = (await page.locator('.session-id code').textContent()) ?? '';
@@ -223,7 +146,7 @@ describe('web console in a real browser (Debian chromium), against the services 
     const partial = (await lastTurn(page).locator('.live [data-testid="draft"]').textContent()) ?? '';
     expect(partial.length).toBeGreaterThan(0);
     expect(DUCK_SQL.startsWith(partial)).toBe(true);
-    await page.getByRole('button', { name: 'Confirm' }).waitFor();
+    await page.getByRole('button', { name: 'Confirm this answer' }).waitFor();
 
     const preview = lastTurn(page).getByRole('region', { name: 'Preview rows' });
     const headers = await preview.locator('th').allTextContents();
@@ -244,7 +167,71 @@ describe('web console in a real browser (Debian chromium), against the services 
     // Phone width: nothing scrolls sideways but the tables inside their own boxes.
     expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'phone-duckdb.png'), fullPage: true });
-    expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    expect(page.problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('after a turn the page lands on the answer: SQL with Copy SQL, Confirm focused beside it, rounded preview with a row count, explain and timeline collapsed', async () => {
+    script
+      .route({ intent: 'nl2sql', stream: 'sensor_readings', question: null })
+      .draft({ content: DUCK_SQL, chunkDelayMs: 5 });
+    // A short laptop screen: the answer must fit above the composer without scrolling by hand.
+    const page = await open({ width: 1280, height: 720 });
+    await page.getByLabel('Engine').locator('option', { hasText: 'DuckDB' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Engine').selectOption('duckdb');
+    await page.locator('.streams summary', { hasText: 'sensor_readings' }).waitFor();
+    await page.getByLabel('Your request').fill('average temperature per device above 30');
+    await page.keyboard.press('Enter');
+
+    const answer = lastTurn(page).getByTestId('answer');
+    const confirm = answer.getByRole('button', { name: 'Confirm this answer' });
+    await confirm.waitFor();
+    await page.waitForFunction("document.activeElement?.textContent === 'Confirm this answer'");
+    // In view, and the thing at Confirm's centre is Confirm itself (not the composer over it).
+    // Evaluated in the page as text (the tests compile without the DOM's types).
+    const inView = (selector: string) =>
+      page.evaluate<string>(`(() => {
+        const el = [...document.querySelectorAll(${JSON.stringify(selector)})].pop();
+        if (!el) return 'missing';
+        const r = el.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > window.innerHeight) return 'outside ' + Math.round(r.top) + '..' + Math.round(r.bottom);
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return hit === el || el.contains(hit) ? 'visible' : 'covered by ' + (hit ? hit.tagName : 'nothing');
+      })()`);
+    expect(await inView('[data-testid="answer"] pre.sql')).toBe('visible');
+    expect(await inView('[data-testid="answer"] .decision button.primary')).toBe('visible');
+    expect(await answer.getByRole('button', { name: 'Discard' }).isVisible()).toBe(true);
+    // The region that used to hold Confirm under the conversation is gone for a confirmation.
+    expect(await page.getByRole('region', { name: 'The workflow asks' }).count()).toBe(0);
+
+    await answer.getByRole('button', { name: 'Copy SQL' }).click();
+    await answer.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(DUCK_SQL);
+
+    const preview = lastTurn(page).getByRole('region', { name: 'Preview rows' });
+    const rows = await preview.locator('tbody tr').count();
+    expect(rows).toBeGreaterThan(0);
+    expect(await preview.locator('h3').textContent()).toBe(`Preview: ${rows} row${rows === 1 ? '' : 's'}`);
+    const averages = await preview.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(averages.every((a) => /^-?\d+(\.\d{1,2})?$/.test(a))).toBe(true);
+    expect(averages.some((a) => a.includes('.'))).toBe(true);
+
+    // The engine's explain and the timeline wait below, collapsed.
+    const explain = lastTurn(page).locator('details', { has: page.getByTestId('explain') });
+    expect(await explain.getAttribute('open')).toBeNull();
+    expect(await lastTurn(page).locator('details.timeline').getAttribute('open')).toBeNull();
+    // Below the answer in the page's order (the explain follows the SQL panel).
+    const explainFollows = `(() => {
+      const answer = [...document.querySelectorAll('[data-testid="answer"]')].pop();
+      const explain = [...document.querySelectorAll('[data-testid="explain"]')].pop();
+      return (answer.compareDocumentPosition(explain) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    })()`;
+    expect(await page.evaluate<boolean>(explainFollows)).toBe(true);
+
+    await page.screenshot({ path: path.join(SHOTS, 'landing-on-the-answer.png') });
+    await confirm.click();
+    await lastTurn(page).getByText('accepted').waitFor();
+    expect(page.problems).toEqual([]);
     await page.context().close();
   });
 
@@ -267,7 +254,7 @@ describe('web console in a real browser (Debian chromium), against the services 
       await fetch(`${base}/v1/sessions/${sessionId}`, { headers: { authorization: `Bearer ${KEY}` } })
     ).json()) as { status: string; sql: string | null };
     expect(view).toMatchObject({ status: 'cancelled', sql: null });
-    expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    expect(page.problems).toEqual([]);
     await page.context().close();
   });
 });

@@ -6,7 +6,7 @@ import { SERVICES, ServiceProcess, freePort, waitForHealth } from '@nl2p/testing
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { deletePrefix, testEnv } from '../support/stack';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const GOOD_SQL =
   "SELECT device_id, avg(temperature) AS avg_temp FROM sensor_stream WHERE temperature > 30 GROUP BY device_id, tumblingwindow('ss', 10)";
@@ -40,7 +40,8 @@ describe('end to end: six services as separate processes, driven over HTTP only'
     procs = SERVICES.map((name) => new ServiceProcess(name, env));
     procs.forEach((p) => p.start());
     api = new GatewayClient(`http://127.0.0.1:${port}`);
-    await waitForHealth(api.baseUrl, 30_000, procs);
+    // Six Node processes booting on a busy 2-core machine: 30 s was too little under load.
+    await waitForHealth(api.baseUrl, 90_000, procs);
   });
 
   afterAll(async () => {

@@ -41,9 +41,18 @@ describe('catalog and session-management endpoints (GET /v1/streams, GET and DEL
       expect(res.body).toEqual({
         default: 'veloflux',
         targets: [
-          { kind: 'veloflux', label: 'veloFlux', source_noun: 'stream', streaming: true },
-          { kind: 'duckdb', label: 'DuckDB', source_noun: 'table', streaming: false },
+          {
+            kind: 'veloflux',
+            label: 'veloFlux',
+            source_noun: 'stream',
+            streaming: true,
+            reachable: true,
+            problem: null,
+          },
+          { kind: 'duckdb', label: 'DuckDB', source_noun: 'table', streaming: false, reachable: true, problem: null },
         ],
+        // No SQL_SOURCES here: the SQL target it has is its one source.
+        sources: [{ name: 'duckdb', engine: 'duckdb', label: 'DuckDB' }],
       });
       expect((await call('GET', '/v1/targets', null)).status).toBe(401);
     });

@@ -57,7 +57,16 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
 
     it('offers the tools and resource templates', async () => {
       const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-      expect(tools).toEqual(['answer', 'ask', 'describe_stream', 'get_session', 'list_streams']);
+      expect(tools).toEqual([
+        'answer',
+        'ask',
+        'cancel',
+        'describe_stream',
+        'get_session',
+        'glossary',
+        'list_sessions',
+        'list_streams',
+      ]);
       const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort();
       expect(templates).toEqual(['nl2p://sessions/{session_id}', 'nl2p://sessions/{session_id}/trace']);
     });
@@ -76,7 +85,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
         arguments: { name: 'nope' },
       })) as CallToolResult;
       expect(missing.isError).toBe(true);
-      expect(text(missing)).toBe("no stream named 'nope' on veloFlux");
+      expect(text(missing)).toBe("no stream or table named 'nope'");
     });
 
     it('a whole conversation: ask → which stream → answer → confirm → the pipeline request; view and trace as resources', async () => {
@@ -85,16 +94,24 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
       const asked = await client.callTool({ name: 'ask', arguments: { text: REQUEST } });
       const first = structured(asked);
       expect(first.status).toBe('waiting');
-      expect(first.interrupt).toMatchObject({ type: 'need_stream', choices: ['sensor_stream', 'vehicle'] });
+      expect(first).toMatchObject({ waiting_for: 'need_stream', choices: ['sensor_stream', 'vehicle'] });
       const id = first.session_id as string;
       expect(text(asked)).toContain(`Call answer with {"session_id": "${id}", "stream"`);
 
-      const chosen = structured(
-        await client.callTool({ name: 'answer', arguments: { session_id: id, stream: 'sensor_stream' } }),
-      );
-      expect(chosen.interrupt.type).toBe('need_confirm');
+      const chosenResult = await client.callTool({
+        name: 'answer',
+        arguments: { session_id: id, stream: 'sensor_stream' },
+      });
+      const chosen = structured(chosenResult);
+      expect(chosen.waiting_for).toBe('need_confirm');
       expect(chosen.sql).toBe(GOOD_SQL);
-      expect(chosen.explain).toContain('Logical Plan Explain:');
+      expect(text(chosenResult)).toContain('confirming returns the pipeline request (nothing is applied)');
+      // Compact by default: the engine's plan stays in the full view.
+      expect(chosen.explain).toBeUndefined();
+      const full = structured(
+        await client.callTool({ name: 'get_session', arguments: { session_id: id, view: 'full' } }),
+      );
+      expect(full.explain).toContain('Logical Plan Explain:');
 
       const twoAtOnce = (await client.callTool({
         name: 'answer',
@@ -104,7 +121,8 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
       expect(text(twoAtOnce)).toBe('answer takes exactly one of: stream, text, confirm, feedback');
 
       const done = await client.callTool({ name: 'answer', arguments: { session_id: id, confirm: true } });
-      expect(structured(done)).toMatchObject({ status: 'idle', interrupt: null });
+      expect(structured(done)).toMatchObject({ status: 'idle' });
+      expect(structured(done).waiting_for).toBeUndefined();
       expect(structured(done).pipeline_request).toMatchObject({ id: 'REPLACE_ME', sql: GOOD_SQL });
       expect(text(done)).toContain('Done. pipeline_request is the pipeline to create');
 
@@ -139,8 +157,8 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
 
       const asked = await client.callTool({ name: 'ask', arguments: { text: 'show me the hot ones' } });
       const id = structured(asked).session_id as string;
-      expect(structured(asked).interrupt).toMatchObject({
-        type: 'need_clarification',
+      expect(structured(asked)).toMatchObject({
+        waiting_for: 'need_clarification',
         question: 'Which measurement do you mean?',
       });
       expect(text(asked)).toContain(`call answer with {"session_id": "${id}", "text"`);
@@ -148,12 +166,68 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
       const clarified = structured(
         await client.callTool({ name: 'answer', arguments: { session_id: id, text: REQUEST } }),
       );
-      expect(clarified).toMatchObject({ interrupt: { type: 'need_confirm' }, sql: GOOD_SQL });
+      expect(clarified).toMatchObject({ waiting_for: 'need_confirm', sql: GOOD_SQL });
 
       const changed = structured(
         await client.callTool({ name: 'answer', arguments: { session_id: id, feedback: 'use 35 degrees instead' } }),
       );
-      expect(changed).toMatchObject({ interrupt: { type: 'need_confirm' }, sql: revised });
+      expect(changed).toMatchObject({ waiting_for: 'need_confirm', sql: revised });
+    });
+
+    it('cancel stops a running turn; list_sessions pages through this key’s sessions', async () => {
+      const route = { intent: 'nl2sql' as const, stream: 'sensor_stream', question: null };
+      w.script.route(route, route).draft(GOOD_SQL, { content: GOOD_SQL, chunkDelayMs: 400 });
+      const running = structured(await client.callTool({ name: 'ask', arguments: { text: REQUEST, view: 'compact' } }));
+      // ask holds until the turn stops; a second, slow turn is started beside it to be cancelled.
+      expect(running.status).toBe('waiting');
+      const id = running.session_id as string;
+      const post = await fetch(`${w.stack.gatewayUrl}/v1/sessions/${id}/turns`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: REQUEST }),
+      });
+      expect(post.status).toBe(202);
+      const cancelled = await client.callTool({ name: 'cancel', arguments: { session_id: id } });
+      expect(structured(cancelled)).toMatchObject({ session_id: id, status: 'cancelled' });
+      expect(text(cancelled)).toContain('The turn was cancelled.');
+      const again = (await client.callTool({ name: 'cancel', arguments: { session_id: id } })) as CallToolResult;
+      expect(again.isError).toBe(true);
+      expect(text(again)).toMatch(/no turn is running/i);
+
+      // Another session of this key, so there are two pages of one.
+      await fetch(`${w.stack.gatewayUrl}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const page = structured(await client.callTool({ name: 'list_sessions', arguments: { limit: 1 } }));
+      expect(page.sessions).toHaveLength(1);
+      expect(typeof page.next_cursor).toBe('string');
+      const next = structured(
+        await client.callTool({ name: 'list_sessions', arguments: { limit: 100, cursor: page.next_cursor } }),
+      );
+      const ids = [...page.sessions, ...next.sessions].map((s: { session_id: string }) => s.session_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect([...page.sessions, ...next.sessions]).toContainEqual(
+        expect.objectContaining({ session_id: id, status: 'cancelled', request: REQUEST, target: 'veloflux' }),
+      );
+    });
+
+    it('compact results are a fraction of the full view for the same conversation', async () => {
+      const sizes = { compact: 0, full: 0 };
+      for (const view of ['compact', 'full'] as const) {
+        w.script.route({ intent: 'nl2sql', stream: 'sensor_stream', question: null }).draft(GOOD_SQL);
+        const asked = await client.callTool({
+          name: 'ask',
+          arguments: { text: REQUEST, stream: 'sensor_stream', view },
+        });
+        const id = structured(asked).session_id as string;
+        const done = await client.callTool({ name: 'answer', arguments: { session_id: id, confirm: true, view } });
+        sizes[view] = JSON.stringify(asked).length + JSON.stringify(done).length;
+        expect(structured(done).pipeline_request).toMatchObject({ sql: GOOD_SQL });
+      }
+      process.stdout.write(`MCP result bytes for ask → confirm: full ${sizes.full}, compact ${sizes.compact}\n`);
+      expect(sizes.compact).toBeLessThan(sizes.full / 2);
     });
 
     it("another tenant's key sees none of it", async () => {
@@ -221,7 +295,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
       const asked = structured(
         await client.callTool({ name: 'ask', arguments: { text: REQUEST, stream: 'sensor_stream' } }),
       );
-      expect(asked.interrupt.type).toBe('need_confirm');
+      expect(asked.waiting_for).toBe('need_confirm');
       const done = structured(
         await client.callTool({ name: 'answer', arguments: { session_id: asked.session_id, confirm: true } }),
       );

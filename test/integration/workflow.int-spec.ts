@@ -181,7 +181,7 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
     expect(view.interrupt.type).toBe('need_stream');
   });
 
-  it('the drafter asks a question → need_clarification shows it; the answer is joined to the request', async () => {
+  it("the drafter asks a question → need_clarification shows it; the answer goes back to the model beside its question, the request's text stays", async () => {
     t.script.route(nl2sql()).draft('QUESTION: Which temperature threshold do you mean, in Celsius?').draft(GOOD_SQL);
     const id = await t.api.createSession();
     const view = await t.api.turn(id, { text: 'alert when it is too hot' });
@@ -190,13 +190,18 @@ describe('workflow over BullMQ (all six services, real Redis)', () => {
       type: 'need_clarification',
       question: 'Which temperature threshold do you mean, in Celsius?',
       choices: null,
+      asked: { kind: 'open', question: 'Which temperature threshold do you mean, in Celsius?' },
     });
     expect(creates()).toHaveLength(0);
 
     const answered = await t.api.turn(id, { text: 'above 30 degrees' });
     expect(answered.interrupt?.type).toBe('need_confirm');
-    expect(answered.request).toBe('alert when it is too hot\nClarification: above 30 degrees');
-    expect(JSON.stringify(t.script.callsOf('draft')[1].messages)).toContain('Clarification: above 30 degrees');
+    expect(answered.request).toBe('alert when it is too hot');
+    const prompt = JSON.stringify(t.script.callsOf('draft')[1].messages);
+    expect(prompt).toContain('You asked: Which temperature threshold do you mean, in Celsius?');
+    expect(prompt).toContain('<user_answer>\\nabove 30 degrees\\n</user_answer>');
+    // No second routing: the intent the request had stays.
+    expect(t.script.callsOf('router')).toHaveLength(1);
   });
 
   it('feedback at need_confirm → revision with a fresh budget; a new request at need_confirm starts over', async () => {

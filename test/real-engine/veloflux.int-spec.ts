@@ -5,7 +5,7 @@ import { GatewayClient } from '../support/client';
 import { LlmScript } from '../support/llm-script';
 import { startStack, type Stack } from '../support/stack';
 import { loadVelofluxSet } from '../../evals/src/dataset';
-import { EvalGateway } from '../../evals/src/gateway';
+import { evalGateway } from '../../evals/src/gateway';
 import { ReferencePlans } from '../../evals/src/reference-plans';
 import { runVelofluxEval } from '../../evals/src/runner';
 
@@ -110,7 +110,7 @@ suite('the workflow against a real veloFlux Manager', () => {
     const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true', LINKING: 'true', LLM_MAX_RETRIES: '0' });
     const set = loadVelofluxSet();
     const { summary, items } = await runVelofluxEval(set.items, {
-      gateway: new EvalGateway(api.baseUrl),
+      gateway: evalGateway(api.baseUrl),
       turnTimeoutMs: 30_000,
       references: new ReferencePlans(url ?? ''),
     });

@@ -6,7 +6,7 @@ import { TMP_PIPELINE_PREFIX, jobId, type NodeName, type SessionEvent } from '@n
 import { GRAPH } from '@nl2p/graph';
 import { DRAFT_SYSTEM_MARK, REVISE_SYSTEM_MARK, ROUTER_SYSTEM_MARK } from '@nl2p/prompts';
 import { EventLog, RedisKeys } from '@nl2p/session-store';
-import { FakeManager, ScriptedLlm, type ScriptedReply } from '@nl2p/testing';
+import { FakeManager, ScriptedLlm, startMqttBroker, type ScriptedReply, type TestBroker } from '@nl2p/testing';
 import { readStats } from '../../apps/janitor/src/janitor.service';
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { ServiceProcess, freePort, waitForHealth, type ServiceName } from '@nl2p/testing';
@@ -89,6 +89,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
   const manager = new FakeManager();
   const llm = new ScriptedLlm();
   const otlp = new OtlpReceiver();
+  let broker: TestBroker;
   let redis: RedisServer;
   let env: Record<string, string>;
   let gateway: ServiceProcess;
@@ -96,13 +97,15 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
   let base: string;
 
   beforeAll(async () => {
-    const [managerUrl, llmUrl, otlpUrl, gatewayPort, redisPort] = await Promise.all([
+    const [managerUrl, llmUrl, otlpUrl, gatewayPort, redisPort, mqtt] = await Promise.all([
       manager.start(),
       llm.start(),
       otlp.start(),
       freePort(),
       freePort(),
+      startMqttBroker(),
     ]);
+    broker = mqtt;
     redis = new RedisServer(redisPort);
     await redis.start();
     // Every Manager call takes a little while, so kills land in the middle of creates too.
@@ -121,6 +124,11 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
         ENGINE_BACKOFF_MS: '50',
         JOB_BACKOFF_FACTOR: '0.25',
         JANITOR_SWEEP_EVERY_MS: String(SWEEP_EVERY_MS),
+        // Candidates run on sample rows as they ship, so kills land inside dry runs too (their
+        // windows are longer than this limit: each runs about as long as it allows).
+        VELOFLUX_DRY_RUN: 'true',
+        VELOFLUX_DRY_RUN_BROKER_URL: broker.url,
+        VELOFLUX_DRY_RUN_LIMIT_MS: '2000',
         TURN_DEADLINE_MS: String(TURN_DEADLINE_MS),
         // One tenant (auth off) polling hard: the gateway's limits are not what is tested here.
         RATE_LIMIT_PER_MINUTE: '1000000',
@@ -155,7 +163,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
 
   afterAll(async () => {
     await Promise.all([gateway, ...workers].filter(Boolean).map((p) => p.stop('SIGKILL')));
-    await Promise.all([manager.stop(), llm.stop(), otlp.stop()]);
+    await Promise.all([manager.stop(), llm.stop(), otlp.stop(), broker?.close()]);
     await redis?.destroy();
   });
 
@@ -394,8 +402,14 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     const janitor = await stats();
 
     const count = (o: Outcome) => conversations.filter((c) => c.outcome === o).length;
-    const tmpLeft = manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX));
-    const dupCreates = [...manager.successfulCreates()].filter(([, n]) => n > 1);
+    // Temp pipelines, and the dry runs' input streams.
+    const tmpLeft = [...manager.pipelines(), ...manager.streamNames()].filter((id) =>
+      id.startsWith(TMP_PIPELINE_PREFIX),
+    );
+    const dryRuns = [...manager.successfulCreates().keys()].filter((id) => id.endsWith('_dry')).length;
+    // A re-delivered dry run removes what its killed run left and creates it again, by design; the
+    // attempt's temp pipeline is reused instead, so a second create of it is a bug.
+    const dupCreates = [...manager.successfulCreates()].filter(([id, n]) => n > 1 && !id.endsWith('_dry'));
     const miscounted = conversations.filter((c) => c.miscounted).length;
     // Node runs started more than once (a killed worker's job re-delivered, or a twin): proof the
     // kills landed inside nodes, not only between them.
@@ -411,7 +425,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       `hung=${count('hung')} lost=${count('lost')} tmp_left=${tmpLeft.length} dup_creates=${dupCreates.length} ` +
       `miscounted=${miscounted} kills=${kills} crashes=${crashes.length} reruns=${reruns} redis_restarts=${redisRestarts} ` +
       `janitor_sweeps=${janitor.sweeps} janitor_tmp_deleted=${janitor.tmp_deleted + janitor.tmp_reaped} ` +
-      `janitor_turns_failed=${janitor.turns_failed} seed=${SEED} duration_s=${Math.round((Date.now() - started) / 1000)}`;
+      `janitor_turns_failed=${janitor.turns_failed} dry_runs=${dryRuns} seed=${SEED} duration_s=${Math.round((Date.now() - started) / 1000)}`;
     process.stdout.write(`\n${line}\n`);
     if (process.env.CHAOS_REPORT) writeFileSync(process.env.CHAOS_REPORT, `${line}\n`);
     if (process.env.CHAOS_LOG_DIR) {
@@ -439,6 +453,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     expect(conversations.length).toBeGreaterThanOrEqual(N);
     expect(kills).toBeGreaterThan(0);
     expect(redisRestarts).toBe(1);
+    expect(dryRuns).toBeGreaterThan(0);
     expect({
       hung: count('hung'),
       lost: count('lost'),

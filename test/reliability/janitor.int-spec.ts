@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig, type AppConfig } from '@nl2p/config';
 import { TMP_PIPELINE_PREFIX, tmpPipelineId } from '@nl2p/envelope';
 import { ManagerClient } from '@nl2p/engine';
+import { leaveDryRun } from '../support/dry-run-leftovers';
 import { FakeManager } from '@nl2p/testing';
 import type { JanitorService, SweepReport } from '../../apps/janitor/src/janitor.service';
 import { deletePrefix, testEnv } from '../support/stack';
@@ -73,10 +74,10 @@ describe('janitor sweeps', () => {
     const ofFailed = tmpPipelineId(failed.session_id, 1, 1);
     await create(ofFailed);
     // A create that failed after storing (CONTRACT §5.2 step 8) whose worker died before deleting.
-    const orphan = tmpPipelineId(newSessionId(), 1, 1);
+    const orphan = tmpPipelineId(newSessionId(), 1, 1, config.deploymentId);
     manager.failAfterStoreNextCreate();
     await expect(create(orphan)).rejects.toMatchObject({ status: 400 });
-    // The prefix, but no id we would make; and a person's pipeline.
+    // The prefix, but no id we would make (never judged, so never deleted); a person's pipeline.
     await create(`${TMP_PIPELINE_PREFIX}junk`);
     await create('sensor_avg');
     await create('nl2pipeline_tmp_lookalike');
@@ -84,19 +85,47 @@ describe('janitor sweeps', () => {
 
     const report = await sweepNow(janitor);
 
-    expect(tmpIds()).toEqual([owned]);
+    expect(tmpIds()).toEqual([owned, `${TMP_PIPELINE_PREFIX}junk`].sort());
     expect(manager.pipelines()).toEqual(expect.arrayContaining(['sensor_avg', 'nl2pipeline_tmp_lookalike']));
     const deletes = manager.requests.filter((r) => r.method === 'DELETE').map((r) => decodeURIComponent(r.rawPath));
     expect(deletes.every((p) => p.startsWith(`/pipelines/${TMP_PIPELINE_PREFIX}`))).toBe(true);
-    expect(report.tmp_deleted.map((d) => d.id).sort()).toEqual(
-      [earlier, ofFailed, orphan, `${TMP_PIPELINE_PREFIX}junk`].sort(),
-    );
+    expect(report.tmp_deleted.map((d) => d.id).sort()).toEqual([earlier, ofFailed, orphan].sort());
     expect(report.tmp_deleted.every((d) => d.reason === 'unowned')).toBe(true);
     expect(report.tmp_kept).toEqual([owned]);
+    expect(report.tmp_ignored).toEqual([`${TMP_PIPELINE_PREFIX}junk`]);
     expect(report.tmp_seen).toBe(5);
-    await expect(probe.stats()).resolves.toMatchObject({ sweeps: expect.any(Number), tmp_deleted: 4 });
+    await expect(probe.stats()).resolves.toMatchObject({ sweeps: expect.any(Number), tmp_deleted: 3 });
     const logged = JSON.parse((await probe.redis.lindex(probe.keys.janitorSweeps(), 0))!) as SweepReport;
-    expect(logged.tmp_deleted).toHaveLength(4);
+    expect(logged.tmp_deleted).toHaveLength(3);
+  });
+
+  it("sweeps dry runs' streams and pipelines of every form the product made, and only those", async () => {
+    const janitor = await janitorWith({ JANITOR_SWEEP_EVERY_MS: '600000', DEPLOYMENT_ID: 'aaaaaaaa' });
+    const dryRun = (id: string) => leaveDryRun(client, id);
+    // Turns of ours that ended: one checkpointed before deployments were named (its session is in
+    // our store), one after.
+    const before = await probe.session({ node: 'validate', status: 'failed', attempt: 1 });
+    const after = await probe.session({ node: 'validate', status: 'failed', attempt: 1 });
+    const oldForm = `${tmpPipelineId(before.session_id, 1, 1)}_dry`;
+    const newForm = `${tmpPipelineId(after.session_id, 1, 1, 'aaaaaaaa')}_dry`;
+    // The first release's form from a session our store does not know: maybe another
+    // deployment's turn in flight, so it waits like another deployment's.
+    const unknownOldForm = `${tmpPipelineId(newSessionId(), 1, 1)}_dry`;
+    // A person's stream and pipeline under the prefix, in no form we make.
+    const persons = `${TMP_PIPELINE_PREFIX}my_readings`;
+    for (const id of [oldForm, newForm, unknownOldForm, persons]) await dryRun(id);
+
+    const report = await sweepNow(janitor);
+
+    expect(report.tmp_deleted.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [oldForm, newForm].sort().map((id) => ({ id, reason: 'unowned' })),
+    );
+    expect(report.tmp_kept).toEqual([unknownOldForm]);
+    expect(report.tmp_ignored).toEqual([persons]);
+    const left = [unknownOldForm, persons].sort();
+    expect(tmpIds()).toEqual(left);
+    expect(manager.streamNames().filter((n) => n.startsWith(TMP_PIPELINE_PREFIX))).toEqual(left);
+    expect(manager.streamNames()).toContain('sensor_stream');
   });
 
   it('deletes even an owned temp pipeline once it is older than JANITOR_TMP_MAX_AGE_MS', async () => {
@@ -169,7 +198,7 @@ describe('janitor sweeps', () => {
   it('clears what an expired session leaves: its running-index entry and its temp pipelines', async () => {
     const janitor = await janitorWith({ JANITOR_SWEEP_EVERY_MS: '600000' });
     const gone = await probe.session({ node: 'validate', status: 'running', attempt: 1 });
-    await create(tmpPipelineId(gone.session_id, 1, 1));
+    await create(tmpPipelineId(gone.session_id, 1, 1, config.deploymentId));
     // The session's TTL ran out (all three keys share it).
     await probe.redis.del(probe.keys.session(gone.session_id));
 
@@ -204,7 +233,7 @@ describe('janitor sweeps', () => {
 
   it('two replicas never both sweep: each scheduled run is swept once, and sweeps never overlap', async () => {
     manager.delayMs = 60; // every Manager call is slow, so a sweep takes a while
-    for (let i = 0; i < 3; i++) await create(tmpPipelineId(newSessionId(), 1, 1));
+    for (let i = 0; i < 3; i++) await create(tmpPipelineId(newSessionId(), 1, 1, config.deploymentId));
     const a = await janitorWith({ JANITOR_SWEEP_EVERY_MS: '250' });
     const b = await janitorWith({ JANITOR_SWEEP_EVERY_MS: '250' });
     expect(a.replica).not.toBe(b.replica);

@@ -1,9 +1,11 @@
 import { ConsoleLogger } from '@nestjs/common';
+import { leaveDryRun as leaveDryRunOn } from '../support/dry-run-leftovers';
 import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Job, Queue, Worker } from 'bullmq';
 import { loadConfig } from '@nl2p/config';
-import { TMP_PIPELINE_PREFIX, jobId, tmpPipelineId, type Envelope } from '@nl2p/envelope';
+import { TMP_PIPELINE_PREFIX, dryRunIdOf, jobId, tmpPipelineId, type Envelope } from '@nl2p/envelope';
+import { ManagerClient } from '@nl2p/engine';
 import { QueueName } from '@nl2p/graph';
 import { Engines, Grounding, LLM_CLIENT, drafterNodes, validatorNodes } from '@nl2p/nodes';
 import { workerTiming, type NodeHandlers, type NodeJobData } from '@nl2p/workflow-runtime';
@@ -51,6 +53,8 @@ describe('re-delivered jobs', () => {
     script = new LlmScript(core.llm);
   });
 
+  const leaveDryRun = (id: string) => leaveDryRunOn(new ManagerClient({ baseUrl: core.manager.baseUrl }), id);
+
   const queued = (queue: QueueName, id: string) =>
     core.ctx.get<Queue>(getQueueToken(queue), { strict: false }).getJob(id);
 
@@ -84,7 +88,7 @@ describe('re-delivered jobs', () => {
     expect((await core.probe.store.get(at.session_id))!.version).toBe(after.version);
   });
 
-  it('a validate job delivered after its turn was cancelled deletes the pipeline it may have made', async () => {
+  it('a validate job delivered after its turn was cancelled deletes the pipeline and the dry run it may have made', async () => {
     const at = await core.probe.session({ node: 'validate', status: 'running', attempt: 1 });
     const tmp = tmpPipelineId(at.session_id, 1, 1);
     await expect(core.runner.run(delivery(at, 0, 'envelope'), crashingAfter(validator), 'validator')).rejects.toThrow(
@@ -92,10 +96,14 @@ describe('re-delivered jobs', () => {
     );
     expect(core.manager.pipelines()).toEqual([tmp]);
     const mid = (await core.probe.store.get(at.session_id))!;
+    // What a worker killed inside the dry run leaves: its input stream and the pipeline reading it.
+    const dry = dryRunIdOf(mid);
+    await leaveDryRun(dry);
     await core.probe.store.compareAndSet(mid.version, { ...mid, status: 'cancelled' });
 
     await expect(core.runner.run(delivery(at, 1, 'envelope'), validator, 'validator')).resolves.toBe('stale');
     expect(core.manager.pipelines()).toEqual([]);
+    expect(core.manager.streamNames().filter((n) => n.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
     expect(core.manager.createCount(tmp)).toBe(1);
   });
 

@@ -33,6 +33,17 @@ describe('the start command', () => {
     expect(output).toContain(run.url);
     expect(output).toMatch(/target:\s+duckdb/);
     expect(output).toMatch(/AUTH IS OFF/);
+    // Every worker's metrics are served and listed: the node series exist under npm start too.
+    const workerMetrics = [
+      ...output.matchAll(/(validator|router-llm|sql-drafter|explainer|janitor) (http:\S+\/metrics)/g),
+    ];
+    expect(workerMetrics.map((m) => m[1]).sort()).toEqual([
+      'explainer',
+      'janitor',
+      'router-llm',
+      'sql-drafter',
+      'validator',
+    ]);
 
     new LlmScript(llm)
       .route({ intent: 'nl2sql', stream: 'sensor_readings', question: null })
@@ -46,6 +57,10 @@ describe('the start command', () => {
     expect(view.interrupt.type).toBe('need_confirm');
     expect(view.preview.columns).toEqual(['device_id', 'max_temp']);
     expect(view.preview.rows).toHaveLength(5);
+    // The validator and explainer counted the turn's nodes; the turn's end is counted by status.
+    const scraped = await Promise.all(workerMetrics.map(async (m) => (await fetch(m[2])).text()));
+    expect(scraped.join('\n')).toMatch(/nl2p_node_runs_total\{[^}]*node="validate"[^}]*\} [1-9]/);
+    expect(scraped.join('\n')).toMatch(/nl2p_turns_total\{[^}]*status="waiting"[^}]*\} [1-9]/);
 
     // A clean stop: exit 0, the gateway gone, and the Redis the command started gone too.
     expect(await run.stop()).toEqual({ code: 0, gatewayUp: false, redisUp: false });

@@ -18,7 +18,8 @@ import { ConsoleLogger } from '@nestjs/common';
 
 export interface StackOptions {
   llmUrl: string;
-  managerUrl: string;
+  /** The veloFlux Manager; without it veloFlux is offered only as the default target (`TARGET`). */
+  managerUrl?: string;
   /** Create the DuckDB demo database for this stack (SQL-target tests). */
   duckdb?: boolean;
   /** Extra environment keys (strings, as a deployment would set them). */
@@ -43,7 +44,7 @@ export function testEnv(opts: StackOptions): Record<string, string> {
     TARGET: 'veloflux',
     AUTH_DISABLED: 'true',
     DUCKDB_PATH: path.join(os.tmpdir(), `nl2p-test-${randomUUID().slice(0, 8)}.duckdb`),
-    VELOFLUX_URL: opts.managerUrl,
+    ...(opts.managerUrl ? { VELOFLUX_URL: opts.managerUrl } : {}),
     LLM_BASE_URL: opts.llmUrl,
     LLM_API_KEY: 'test-key',
     // The workflow scenarios script the router and free-SQL drafts; plan mode and linking have
@@ -56,6 +57,8 @@ export function testEnv(opts: StackOptions): Record<string, string> {
     LLM_MAX_RETRIES: '2',
     LLM_TIMEOUT_MS: '5000',
     ENGINE_BACKOFF_MS: '10',
+    // Scenarios judge create and explain; the dry run's own scenarios turn it on with a broker.
+    VELOFLUX_DRY_RUN: 'false',
     ENGINE_TIMEOUT_MS: '3000',
     GATEWAY_PORT: '0',
     LOG_LEVEL: 'warn',

@@ -41,15 +41,15 @@ describe('GatewayApi', () => {
 
   it('cancels through the cancel endpoint, and tells a gateway without one from a finished turn', async () => {
     gw.handler = (req, res) => json(res, 200, { status: 'cancelled', url: req.url });
-    await expect(api.cancelTurn(ID)).resolves.toBe('cancelled');
+    await expect(api.cancelRunning(ID)).resolves.toBe('cancelled');
     expect(gw.seen[0].method).toBe('POST');
     expect(gw.seen[0].url).toBe(`/v1/sessions/${ID}/turns/current/cancel`);
     expect(gw.seen[0].headers.authorization).toBe('Bearer secret');
 
     gw.handler = (req, res) => json(res, 404, { statusCode: 404, message: `Cannot POST ${req.url}` });
-    await expect(api.cancelTurn(ID)).resolves.toBe('unsupported');
+    await expect(api.cancelRunning(ID)).resolves.toBe('unsupported');
     gw.handler = (_req, res) => json(res, 409, { statusCode: 409, message: 'no turn is running' });
-    await expect(api.cancelTurn(ID)).resolves.toBe('not_running');
+    await expect(api.cancelRunning(ID)).resolves.toBe('not_running');
   });
 
   it('turns HTTP errors into one-line messages', async () => {
@@ -86,7 +86,7 @@ describe('GatewayApi', () => {
       res.write('id: 1-4\nevent: end\ndata: {"turn_id":4,"status":"waiting"}\n\n');
     };
     const events: SessionEvent[] = [];
-    const ended = await api.followTurn(ID, 4, (e) => events.push(e), new AbortController().signal);
+    const ended = await api.followTurn(ID, 4, (e) => events.push(e), { signal: new AbortController().signal });
     expect(ended).toEqual({ status: 'waiting' });
     expect(events.map((e) => (e.type === 'draft_delta' ? e.delta : e.type))).toEqual(['node_start', 'SELECT ', '1']);
     expect(gw.seen.map((r) => [r.url, r.headers['last-event-id']])).toEqual([
@@ -101,7 +101,7 @@ describe('GatewayApi', () => {
       res.write(': open\n\n');
     };
     const controller = new AbortController();
-    const following = api.followTurn(ID, 1, () => undefined, controller.signal);
+    const following = api.followTurn(ID, 1, () => undefined, { signal: controller.signal });
     setTimeout(() => controller.abort(new StoppedError('interrupt')), 50);
     await expect(following).rejects.toEqual(new StoppedError('interrupt'));
   });

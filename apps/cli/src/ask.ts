@@ -80,7 +80,7 @@ export async function runAsk(o: AskOptions): Promise<number> {
       if (err.reason === 'timeout') {
         throw new CliError(`timed out after ${o.timeoutMs / 1000} s waiting for ${where}; it goes on server-side`);
       }
-      const outcome = await api.cancelTurn(sessionId).catch(() => 'unsupported' as const);
+      const outcome = await api.cancelRunning(sessionId).catch(() => 'unsupported' as const);
       o.stderr.write(
         `nl2pipeline: interrupted; ${outcome === 'cancelled' ? `${where} cancelled` : `${where} goes on server-side`}\n`,
       );

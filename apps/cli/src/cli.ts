@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { CliError, GatewayApi } from './api';
 import { EXIT, runAsk } from './ask';
 import { TARGETS } from './commands';
+import { parseDefinition, parseGlossaryArgs, runGlossaryAction, type GlossaryAction } from './glossary';
 import { Repl } from './repl';
 import { colourEnabled, makeStyle } from './style';
 
@@ -17,6 +18,12 @@ Usage:
   nl2pipeline [options]                     interactive REPL (/help inside lists its commands)
   nl2pipeline ask "<request>" [options]     one request; prints the pipeline request JSON
                                             (SQL targets: the SQL and preview rows) and exits
+  nl2pipeline glossary [list]               your glossary's terms (the API key's tenant)
+  nl2pipeline glossary export [file]        the glossary as a YAML file (stdout without a file)
+  nl2pipeline glossary import <file>        store every term of a glossary file (all or none)
+  nl2pipeline glossary define "<term> = table: <table>, expr: <a * b>"
+                                            teach a term (fields: table, column, value, expr, condition)
+  nl2pipeline glossary forget <term>        remove a term
 
 Options:
   --url <url>          gateway URL (env NL2P_URL, default ${DEFAULT_URL})
@@ -131,6 +138,14 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
       errStyle,
     });
   }
+  if (command === 'glossary') {
+    const action = glossaryAction(rest);
+    if (typeof action === 'string') throw usageError(action.replace(/^usage: \//, 'usage: nl2pipeline '));
+    const done = await runGlossaryAction(api, action, outStyle);
+    if (done.out) io.stdout.write(`${done.out}\n`);
+    if (done.note) io.stderr.write(`${done.note}\n`);
+    return EXIT.ok;
+  }
   if (command === 'help') {
     io.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -159,6 +174,19 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
     errStyle,
     historyFile,
   }).run();
+}
+
+/** `nl2pipeline glossary <verb> …` as the REPL's /glossary, /define or /forget would read it. */
+function glossaryAction(args: string[]): GlossaryAction | string {
+  const [verb, ...rest] = args;
+  if (verb === 'define') {
+    const parsed = parseDefinition(rest.join(' '));
+    return typeof parsed === 'string' ? parsed : { name: 'define', ...parsed };
+  }
+  if (verb === 'forget') {
+    return rest.length ? { name: 'forget', term: rest.join(' ') } : 'usage: /glossary forget <term>';
+  }
+  return parseGlossaryArgs(args);
 }
 
 function parse(argv: string[]) {

@@ -1,4 +1,5 @@
 import { TargetKind } from '@nl2p/envelope';
+import { parseDefinition, parseGlossaryArgs, type GlossaryAction } from './glossary';
 
 export const SHOW_WHAT = ['sql', 'explain', 'pipeline', 'preview'] as const;
 export type ShowWhat = (typeof SHOW_WHAT)[number];
@@ -16,6 +17,8 @@ export type Command =
   | { name: 'target'; target: string | undefined }
   | { name: 'new' }
   | { name: 'session'; id: string | undefined }
+  /** The tenant's glossary: /glossary [list|export|import], /define, /forget. */
+  | { name: 'glossary'; action: GlossaryAction }
   | { name: 'exit' };
 
 export type Parsed = { ok: true; command: Command } | { ok: false; hint: string };
@@ -23,7 +26,8 @@ export type Parsed = { ok: true; command: Command } | { ok: false; hint: string 
 interface Spec {
   usage: string;
   help: string;
-  parse: (args: string[]) => Command | string;
+  /** `rest` is the text after the command's name as typed (a definition keeps its spaces). */
+  parse: (args: string[], rest: string) => Command | string;
 }
 
 const SESSION_ID = /^[0-9a-f]{32}$/;
@@ -97,6 +101,28 @@ export const COMMANDS: Record<string, Spec> = {
       return 'usage: /session [id]  (an id is 32 lowercase hex characters)';
     },
   },
+  glossary: {
+    usage: '/glossary [export [file] | import <file>]',
+    help: "your glossary's terms; or write it to a YAML file (stdout without one), or store a file's terms",
+    parse: (args) => {
+      const action = parseGlossaryArgs(args);
+      return typeof action === 'string' ? action : { name: 'glossary', action };
+    },
+  },
+  define: {
+    usage: '/define <term> = table: …, expr: …',
+    help: 'teach a term for every session (fields of the glossary file: table, column, value, expr, condition)',
+    parse: (_args, rest) => {
+      const parsed = parseDefinition(rest);
+      return typeof parsed === 'string' ? parsed : { name: 'glossary', action: { name: 'define', ...parsed } };
+    },
+  },
+  forget: {
+    usage: '/forget <term>',
+    help: 'remove a term from the glossary',
+    parse: (_args, rest) =>
+      rest.trim() ? { name: 'glossary', action: { name: 'forget', term: rest.trim() } } : 'usage: /forget <term>',
+  },
   exit: { usage: '/exit', help: 'leave (Ctrl-D does too)', parse: noArgs({ name: 'exit' }, '/exit') },
 };
 
@@ -118,7 +144,8 @@ function distance(a: string, b: string): number {
 
 /** Parses a `/command args…` line into a command, or a one-line hint saying what is wrong. */
 export function parseCommand(line: string): Parsed {
-  const [head, ...args] = line.trim().slice(1).split(/\s+/).filter(Boolean);
+  const body = line.trim().slice(1);
+  const [head, ...args] = body.split(/\s+/).filter(Boolean);
   const raw = (head ?? '').toLowerCase();
   const name = ALIASES[raw] ?? raw;
   const spec = COMMANDS[name];
@@ -130,7 +157,7 @@ export function parseCommand(line: string): Parsed {
       hint: `unknown command /${raw}${near ? `: did you mean /${near}?` : ''} (/help lists the commands)`,
     };
   }
-  const parsed = spec.parse(args);
+  const parsed = spec.parse(args, body.slice((head ?? '').length));
   return typeof parsed === 'string' ? { ok: false, hint: parsed } : { ok: true, command: parsed };
 }
 

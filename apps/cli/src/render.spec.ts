@@ -13,6 +13,8 @@ function view(partial: Partial<SessionView>): SessionView {
     status: 'waiting',
     turn_id: 1,
     target: 'veloflux',
+    sources: null,
+    sources_run: null,
     node: 'confirm',
     active_stream: 'sensor_stream',
     interrupt: null,
@@ -23,6 +25,9 @@ function view(partial: Partial<SessionView>): SessionView {
     draft_mode: null,
     query_plan: null,
     assumptions: [],
+    warnings: [],
+    resolutions: [],
+    similar_to: null,
     questions: [],
     preview: null,
     preview_error: null,
@@ -99,6 +104,13 @@ describe('rendering', () => {
     expect(out).toContain('┌─ SQL');
     expect(out).toContain('┌─ explain');
     expect(out).toContain('preview\nn\n─\n1');
+  });
+
+  it('says which earlier question of the tenant the request is like', () => {
+    const earlier = { request: 'total revenue per country', sql: 'SELECT 2', confirmed_at: '2026-01-01T00:00:00.000Z' };
+    const out = renderDraft(view({ sql: 'SELECT 1', similar_to: earlier }), plain);
+    expect(out).toContain("like your earlier question 'total revenue per country' (confirmed as: SELECT 2)");
+    expect(renderDraft(view({ sql: 'SELECT 1' }), plain)).not.toContain('earlier question');
   });
 
   it('says why there are no preview rows when the preview failed', () => {

@@ -145,7 +145,15 @@ export function renderDraft(view: SessionView, s: Style, columns = 100): string 
   else if (view.preview_error) parts.push(s.yellow(`no preview rows: ${view.preview_error}`));
   const assumptions = view.assumptions ?? [];
   if (assumptions.length) parts.push(`${s.bold('assumptions')}\n${assumptions.map((a) => `  - ${a}`).join('\n')}`);
+  const earlier = likeEarlier(view);
+  if (earlier) parts.push(s.dim(earlier));
   return parts.join('\n');
+}
+
+/** `like your earlier question '…'`, when the tenant confirmed a question close to this one. */
+export function likeEarlier(view: Pick<SessionView, 'similar_to'>): string | null {
+  const earlier = view.similar_to;
+  return earlier ? `like your earlier question '${earlier.request}' (confirmed as: ${earlier.sql})` : null;
 }
 
 /** The per-node trace as a table (one row per node run). */

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import readline from 'node:readline';
 import { CliError, GatewayHttpError, StoppedError, type GatewayApi, type SessionView, type TurnBody } from './api';
 import { helpText, parseCommand, type Command } from './commands';
+import { runGlossaryAction } from './glossary';
 import {
   frame,
   layoutSql,
@@ -228,7 +229,7 @@ export class Repl {
 
   private async afterInterrupt(sessionId: string, turnId: number): Promise<void> {
     const { api, errStyle: es } = this.o;
-    const outcome = await api.cancelTurn(sessionId);
+    const outcome = await api.cancelRunning(sessionId);
     if (outcome === 'unsupported') {
       this.err(
         es.yellow(
@@ -323,7 +324,7 @@ export class Repl {
         return 'exit';
       case 'streams': {
         // The catalog endpoint reads the engine directly: looking around never touches the conversation.
-        const list = await api.listStreams(this.view.target);
+        const list = await api.streams(this.view.target);
         this.knownStreams = list.streams.map((x) => x.name);
         this.out(renderStreams(list, s));
         return;
@@ -414,6 +415,12 @@ export class Repl {
       case 'new':
         await this.newSession();
         return;
+      case 'glossary': {
+        const done = await runGlossaryAction(api, c.action, s);
+        if (done.out) this.out(done.out);
+        if (done.note) this.err(es.green(`✓ ${done.note}`));
+        return;
+      }
       case 'session':
         if (!c.id) {
           this.out(this.view.session_id);

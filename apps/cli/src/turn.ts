@@ -24,7 +24,7 @@ export async function runTurn(
   opts.onStarted?.(started);
   if (started.status !== 'running') return started;
   const turnId = started.turn_id;
-  await api.followTurn(sessionId, turnId, (e) => opts.onEvent?.(e), opts.signal);
+  await api.followTurn(sessionId, turnId, (e) => opts.onEvent?.(e), { signal: opts.signal });
   return waitUntilStopped(api, sessionId, turnId, opts.signal);
 }
 

@@ -2,15 +2,18 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionEvent, TargetList } from '@nl2p/envelope';
 import {
-  ApiError,
   ConsoleApi,
+  GatewayError,
+  plainMessage,
   type SessionSummary,
   type SessionView,
   type StreamList,
   type TraceRecord,
   type TurnBody,
 } from './api';
-import { KeyForm, PipelineRequest, PreviewTable, SqlBlock, StreamsPanel, Timeline } from './components';
+import { KeyForm, StreamsPanel, Timeline } from './components';
+import { SessionList } from './sessions';
+import { TurnResult, type AnswerActions, type Decide } from './turn-result';
 
 interface LiveNode {
   node: string;
@@ -37,6 +40,7 @@ function describeBody(body: TurnBody): string {
   if (body.confirm === true) return 'Confirm';
   if (body.confirm === false) return 'Discard';
   if (body.feedback !== undefined) return `Change: ${body.feedback}`;
+  if (body.sql !== undefined) return `Check my SQL: ${body.sql}`;
   return body.text ?? '';
 }
 
@@ -59,21 +63,23 @@ export function App() {
 
   /** A product error in the product's words; a refused key asks for one. */
   const fail = (err: unknown) => {
-    if (err instanceof ApiError && err.status === 401) {
-      setKeyNeeded(api.apiKey ? `The gateway refused this key: ${err.message}` : err.message);
+    if (err instanceof GatewayError && err.status === 401) {
+      setKeyNeeded(api.apiKey ? `The gateway refused this key: ${err.detail}` : err.detail);
       return;
     }
-    setError(err instanceof Error ? err.message : String(err));
+    setError(plainMessage(err));
   };
+
+  const refreshSessions = async () => setPast((await api.gw.listSessions({ limit: 20 })).sessions);
 
   const loadCatalog = async (forTarget: string) => {
     try {
       // The deployment's targets, once (also after a key was given: this runs again then).
-      if (targets.length === 0) setTargets((await api.targets()).targets);
-      const list = await api.streams(forTarget || undefined);
+      if (targets.length === 0) setTargets((await api.gw.targets()).targets);
+      const list = await api.gw.streams(forTarget || undefined);
       setStreams(list);
       if (!forTarget) setTarget(list.target);
-      setPast((await api.sessions()).sessions);
+      await refreshSessions();
     } catch (err) {
       setStreams(null);
       fail(err);
@@ -122,23 +128,24 @@ export function App() {
     try {
       let current = session;
       if (!current) {
-        current = await api.createSession(target || undefined);
+        current = await api.gw.createSession(target ? { target } : {});
         setSession(current);
       }
       setTurns((all) => [
         ...all,
         { key, said: describeBody(body), turnId: null, draft: '', nodes: [], errors: [], view: null, trace: [] },
       ]);
-      const started = await api.postTurn(current.session_id, body);
+      const started = await api.gw.postTurn(current.session_id, body);
       patch(key, (t) => ({ ...t, turnId: started.turn_id }));
       setSession(started);
       if (started.status === 'running') {
-        await api.followTurn(current.session_id, started.turn_id, onEvent(key));
+        await api.gw.followTurn(current.session_id, started.turn_id, onEvent(key));
       }
-      const view = await api.session(current.session_id);
-      const trace = await api.trace(current.session_id, started.turn_id);
+      const view = await api.gw.getSession(current.session_id);
+      const trace = await api.gw.trace(current.session_id, started.turn_id);
       patch(key, (t) => ({ ...t, view, trace }));
       setSession(view);
+      await refreshSessions();
     } catch (err) {
       setTurns((all) => all.filter((t) => t.key !== key || t.turnId !== null));
       fail(err);
@@ -147,15 +154,23 @@ export function App() {
     }
   };
 
-  // After each turn: show its end, and put the keyboard where the next step is.
-  useEffect(() => {
-    endRef.current?.scrollIntoView({ block: 'end' });
-    if (busy) return;
-    const first = actionRef.current?.querySelector<HTMLElement>('button, input');
-    (first ?? inputRef.current)?.focus();
-  }, [busy, turns.length]);
-
   const waiting = session?.status === 'waiting' ? session.interrupt : null;
+  const confirming = waiting?.type === 'need_confirm' && !busy;
+
+  // While a turn runs, follow its end; once it stops, land on its answer (the SQL, or what it
+  // said) and put the keyboard where the next step is: Confirm, a choice, or the box.
+  useEffect(() => {
+    const results = document.querySelectorAll<HTMLElement>('[data-testid="turn"] .result');
+    const answer = busy ? null : results[results.length - 1];
+    if (answer) answer.scrollIntoView({ block: 'start' });
+    else endRef.current?.scrollIntoView({ block: 'end' });
+    if (busy) return;
+    const first =
+      answer?.querySelector<HTMLElement>('.decision button') ??
+      actionRef.current?.querySelector<HTMLElement>('button, input');
+    // Without scrolling again: the answer's top is what should stay in view.
+    (first ?? inputRef.current)?.focus({ preventScroll: true });
+  }, [busy, turns.length]);
 
   const submitInput = (e?: Event) => {
     e?.preventDefault();
@@ -170,7 +185,7 @@ export function App() {
 
   /** Stops the running turn; the event stream then ends and the turn shows as cancelled. */
   const stop = () => {
-    if (busy && session) api.cancel(session.session_id).catch(fail);
+    if (busy && session) api.gw.cancelTurn(session.session_id).catch(fail);
   };
 
   useEffect(() => {
@@ -189,9 +204,20 @@ export function App() {
     inputRef.current?.focus();
   };
 
+  /** Deletes a session on the server; the one open is closed first. */
+  const removeSession = async (id: string) => {
+    try {
+      await api.gw.deleteSession(id);
+      if (session?.session_id === id) newSession();
+      await refreshSessions();
+    } catch (err) {
+      fail(err);
+    }
+  };
+
   const resume = async (id: string) => {
     try {
-      const view = await api.session(id);
+      const view = await api.gw.getSession(id);
       setSession(view);
       setTarget(view.target);
       setTurns(
@@ -205,7 +231,7 @@ export function App() {
                 nodes: [],
                 errors: [],
                 view,
-                trace: await api.trace(id, view.turn_id),
+                trace: await api.gw.trace(id, view.turn_id),
               },
             ]
           : [],
@@ -232,6 +258,17 @@ export function App() {
   }
 
   const last = turns[turns.length - 1];
+  const streamingTarget = (kind: string) => targets.find((t) => t.kind === kind)?.streaming ?? false;
+  // The tables' columns, for the SQL editor to complete names from.
+  const schema = Object.fromEntries((streams?.streams ?? []).map((s) => [s.name, s.columns.map((c) => c.name)]));
+  const current = session;
+  const actions: AnswerActions | undefined =
+    current && !busy && current.sql
+      ? {
+          editSql: (sql) => void send({ sql }),
+          run: streamingTarget(current.target) ? undefined : (limit) => api.gw.run(current.session_id, limit),
+        }
+      : undefined;
   return (
     <div class="layout">
       <Header>
@@ -273,21 +310,13 @@ export function App() {
             </button>
           </p>
         )}
-        {past.length > 0 && (
-          <>
-            <h2>Your sessions</h2>
-            <ul class="sessions">
-              {past.slice(0, 8).map((s) => (
-                <li key={s.session_id}>
-                  <button type="button" class="link" onClick={() => void resume(s.session_id)}>
-                    {s.request ?? '(no request yet)'}
-                  </button>{' '}
-                  <span class="hint">{s.status}</span>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <SessionList
+          sessions={past}
+          targets={targets}
+          current={session?.session_id ?? null}
+          onOpen={(id) => void resume(id)}
+          onDelete={removeSession}
+        />
       </aside>
 
       <main class="conversation">
@@ -302,7 +331,16 @@ export function App() {
           </p>
         )}
         {turns.map((t) => (
-          <Turn key={t.key} entry={t} running={busy && t === last} latest={t === last} />
+          <Turn
+            key={t.key}
+            entry={t}
+            running={busy && t === last}
+            latest={t === last}
+            streaming={streamingTarget(t.view?.target ?? target)}
+            schema={schema}
+            decide={t === last && confirming ? (confirm) => void send({ confirm }) : undefined}
+            actions={t === last ? actions : undefined}
+          />
         ))}
 
         {error && (
@@ -311,7 +349,7 @@ export function App() {
           </p>
         )}
 
-        {waiting && !busy && (
+        {waiting && !busy && waiting.type !== 'need_confirm' && (
           <section class="panel action" ref={actionRef} aria-label="The workflow asks">
             <p class="question">{waiting.question}</p>
             {waiting.type === 'need_stream' && (
@@ -321,17 +359,6 @@ export function App() {
                     {c}
                   </button>
                 ))}
-              </div>
-            )}
-            {waiting.type === 'need_confirm' && (
-              <div class="choices">
-                <button type="button" class="primary" onClick={() => void send({ confirm: true })}>
-                  Confirm
-                </button>
-                <button type="button" onClick={() => void send({ confirm: false })}>
-                  Discard
-                </button>
-                <span class="hint">or type what to change below</span>
               </div>
             )}
             {waiting.type === 'need_clarification' && <p class="hint">Answer below.</p>}
@@ -385,7 +412,23 @@ function Header({ children }: { children?: ComponentChildren }) {
   );
 }
 
-function Turn({ entry, running, latest }: { entry: TurnEntry; running: boolean; latest: boolean }) {
+function Turn({
+  entry,
+  running,
+  latest,
+  streaming,
+  schema,
+  decide,
+  actions,
+}: {
+  entry: TurnEntry;
+  running: boolean;
+  latest: boolean;
+  streaming: boolean;
+  schema: Record<string, string[]>;
+  decide?: Decide;
+  actions?: AnswerActions;
+}) {
   const v = entry.view;
   return (
     <article class="turn" aria-label={`Turn ${entry.turnId ?? ''}`} data-testid="turn">
@@ -409,8 +452,9 @@ function Turn({ entry, running, latest }: { entry: TurnEntry; running: boolean; 
           )}
         </div>
       )}
-      {!running && entry.draft && (
-        // Kept after the turn: when a repair followed, this is what the model first wrote.
+      {!running && entry.draft && entry.trace.some((r) => r.llm.length > 0) && (
+        // Kept after the turn: when a repair followed, this is what the model first wrote. A plan
+        // compiled without a model streamed its SQL too, but no model wrote it: nothing to keep.
         <details class="panel">
           <summary>Draft as the model wrote it</summary>
           <pre class="code draft" data-testid="draft">
@@ -423,82 +467,10 @@ function Turn({ entry, running, latest }: { entry: TurnEntry; running: boolean; 
           {m}
         </p>
       ))}
-      {v && <TurnResult view={v} latest={latest} />}
+      {v && (
+        <TurnResult view={v} latest={latest} streaming={streaming} schema={schema} decide={decide} actions={actions} />
+      )}
       {v && <Timeline records={entry.trace} />}
     </article>
-  );
-}
-
-/** What a turn left. Earlier turns keep their SQL; the plan and the request stay open on the latest. */
-function TurnResult({ view: v, latest }: { view: SessionView; latest: boolean }) {
-  const failures = v.status === 'failed' && v.error;
-  return (
-    <div class="result">
-      {v.status === 'waiting' && v.interrupt && v.interrupt.type !== 'need_confirm' && (
-        <p class="said">
-          <span class="who">nl2pipeline</span> {v.interrupt.question}
-        </p>
-      )}
-      {failures && (
-        <p class="error" role="alert">
-          Failed{v.error?.node ? ` at ${v.error.node}` : ''}: {v.error?.message}
-        </p>
-      )}
-      {v.status === 'cancelled' && <p class="hint">Cancelled.</p>}
-      {v.answer && <Answer answer={v.answer} />}
-      {v.sql && !v.answer && (
-        <>
-          <section class="panel" aria-label="SQL">
-            <header class="panel-head">
-              <h3>SQL</h3>
-              {v.status === 'idle' && v.interrupt === null && <span class="badge">accepted</span>}
-            </header>
-            <SqlBlock sql={v.sql} />
-            {!!v.assumptions?.length && (
-              <ul class="assumptions">
-                {v.assumptions.map((a, i) => (
-                  <li key={i}>{a}</li>
-                ))}
-              </ul>
-            )}
-          </section>
-          {v.query_plan != null && (
-            <details class="panel">
-              <summary>Query plan</summary>
-              <pre class="code">{JSON.stringify(v.query_plan, null, 2)}</pre>
-            </details>
-          )}
-          {v.explain && (
-            <details class="panel" open={latest}>
-              <summary>Engine's explain</summary>
-              <pre class="code plan" data-testid="explain">
-                {v.explain}
-              </pre>
-            </details>
-          )}
-          {v.preview && <PreviewTable preview={v.preview} name={`nl2pipeline-${v.session_id}-${v.turn_id}`} />}
-          {v.preview_error && <p class="hint">No preview rows: {v.preview_error}</p>}
-          {v.pipeline_request && latest && <PipelineRequest request={v.pipeline_request} />}
-        </>
-      )}
-    </div>
-  );
-}
-
-function Answer({ answer }: { answer: NonNullable<SessionView['answer']> }) {
-  const data = answer.data as { name: string; columns?: { name: string; data_type: string }[] }[] | undefined;
-  return (
-    <section class="panel">
-      <p>{answer.text}</p>
-      {answer.kind === 'streams' && Array.isArray(data) && (
-        <ul>
-          {data.map((s) => (
-            <li key={s.name}>
-              <strong>{s.name}</strong>: {(s.columns ?? []).map((c) => c.name).join(', ')}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }

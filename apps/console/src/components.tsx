@@ -1,9 +1,7 @@
 import hljs from 'highlight.js/lib/core';
 import sql from 'highlight.js/lib/languages/sql';
 import { useState } from 'preact/hooks';
-import type { Preview } from '@nl2p/envelope';
 import type { StreamInfo, TraceRecord } from './api';
-import { previewCsv } from './csv';
 
 hljs.registerLanguage('sql', sql);
 
@@ -19,68 +17,29 @@ export function SqlBlock({ sql: text }: { sql: string }) {
   );
 }
 
-export function PreviewTable({ preview, name }: { preview: Preview; name: string }) {
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([previewCsv(preview)], { type: 'text/csv' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `${name}.csv`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1_000);
-  };
-  return (
-    <section class="panel" aria-label="Preview rows">
-      <header class="panel-head">
-        <h3>Preview rows</h3>
-        <button type="button" onClick={download}>
-          Download CSV
-        </button>
-      </header>
-      <div class="table-scroll">
-        <table class="preview">
-          <thead>
-            <tr>
-              {preview.columns.map((c) => (
-                <th scope="col" key={c}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row, i) => (
-              <tr key={i}>
-                {row.map((cell, j) => (
-                  <td key={j}>{cell === null ? <span class="null">NULL</span> : String(cell as string)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {preview.truncated && <p class="hint">First {preview.rows.length} rows; there are more.</p>}
-    </section>
-  );
-}
-
-export function PipelineRequest({ request }: { request: Record<string, unknown> }) {
+/** Copies `text` to the clipboard, saying whether it worked. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const json = JSON.stringify(request, null, 2);
   const copy = () => {
-    navigator.clipboard.writeText(json).then(
+    navigator.clipboard.writeText(text).then(
       () => setCopied('copied'),
       () => setCopied('failed'),
     );
   };
   return (
+    <button type="button" onClick={copy}>
+      {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed: select the text' : label}
+    </button>
+  );
+}
+
+export function PipelineRequest({ request }: { request: Record<string, unknown> }) {
+  const json = JSON.stringify(request, null, 2);
+  return (
     <section class="panel" aria-label="Pipeline request">
       <header class="panel-head">
         <h3>Pipeline request</h3>
-        <button type="button" onClick={copy}>
-          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed: select the text' : 'Copy JSON'}
-        </button>
+        <CopyButton text={json} label="Copy JSON" />
       </header>
       <p class="hint">POST it to the engine's /pipelines after setting a real id.</p>
       <pre class="code" data-testid="pipeline-request">

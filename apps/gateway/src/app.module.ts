@@ -11,10 +11,12 @@ import { TenantLimits } from './auth/tenant-limits.service';
 import { TenantThrottlerGuard } from './auth/tenant-throttler.guard';
 import { EventStreamService } from './events/event-stream.service';
 import { EventsController } from './events/events.controller';
+import { GlossaryModule } from './glossary/glossary.module';
 import { HealthController } from './health/health.controller';
 import { SeedTraceController, SeedTurnController, SessionsController } from './sessions/sessions.controller';
+import { RunService } from './sessions/run.service';
 import { TurnService } from './sessions/turn.service';
-import { CatalogService } from './streams/catalog.service';
+import { CatalogModule } from './streams/catalog.module';
 import { StreamsController, TargetsController } from './streams/streams.controller';
 
 @Module({})
@@ -25,6 +27,8 @@ export class GatewayModule {
       imports: [
         ConfigModule.forRoot(config),
         InfraModule.forRoot(config),
+        CatalogModule,
+        GlossaryModule,
         // Counters live in Redis so a tenant's limit holds across gateway replicas.
         ThrottlerModule.forRootAsync({
           inject: [REDIS],
@@ -45,7 +49,7 @@ export class GatewayModule {
       ],
       providers: [
         TurnService,
-        CatalogService,
+        RunService,
         EventStreamService,
         // One blocking Redis connection for every SSE client and waiting turn of this process.
         { provide: EventHub, inject: [REDIS, RedisKeys], useFactory: (r: Redis, k: RedisKeys) => new EventHub(r, k) },

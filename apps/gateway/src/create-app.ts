@@ -1,11 +1,12 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { assertAuthConfigured, createLogger, type AppConfig } from '@nl2p/config';
 import { GatewayModule } from './app.module';
 import { BodyErrorFilter } from './http/body-error.filter';
 import { serveConsole } from './console/serve-console';
+import { buildOpenApiDocument } from './openapi/document';
 
 /** Builds the gateway (used by main.ts and by tests, so both run the same app). */
 export async function createGatewayApp(config: AppConfig, logger = createLogger(config, 'gateway')) {
@@ -19,16 +20,7 @@ export async function createGatewayApp(config: AppConfig, logger = createLogger(
   app.useBodyParser('json', { limit: config.limits.maxBodyBytes });
   app.useGlobalFilters(new BodyErrorFilter(config.limits.maxBodyBytes, app.getHttpAdapter()));
   app.enableShutdownHooks();
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('nl2pipeline')
-      .setDescription('Natural language to validated streaming SQL pipelines')
-      .setVersion('1')
-      .addBearerAuth()
-      .addSecurityRequirements('bearer')
-      .build(),
-  );
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
   serveConsole(app, logger);
   return app;

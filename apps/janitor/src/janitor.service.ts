@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Span } from '@opentelemetry/api';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { isTmpPipelineId, TargetKind, type Envelope } from '@nl2p/envelope';
-import { ownsTmpPipeline, parseTmpPipelineId, type ReapJobData } from '@nl2p/graph';
+import { ownsTmpPipeline, type ReapJobData } from '@nl2p/graph';
 import {
   REDIS,
   SESSION_STORE,
@@ -18,12 +18,13 @@ import {
 import { RedisKeys, type SessionStore } from '@nl2p/session-store';
 import { countTmpSwept } from '@nl2p/metrics';
 import { failSpan, tracer } from '@nl2p/telemetry';
+import { judgeTmpName, sessionToLookUp, type TmpDeletionReason } from './tmp-verdict';
 
 /** What one sweep did; logged, put on its span, and kept in Redis (`{prefix}:janitor:sweeps`). */
 /** A temp pipeline a sweep deleted, and why. */
 export interface TmpDeletion {
   id: string;
-  reason: 'unowned' | 'too_old' | 'foreign_too_old';
+  reason: TmpDeletionReason;
 }
 
 export interface SweepReport {
@@ -36,8 +37,10 @@ export interface SweepReport {
   tmp_seen: number;
   /** Deleted, with why. */
   tmp_deleted: TmpDeletion[];
-  /** Left alone: an in-flight turn owns them. */
+  /** Left alone: an in-flight turn owns them, or another deployment's, still young. */
   tmp_kept: string[];
+  /** Under the prefix but in no form the product makes: never touched. */
+  tmp_ignored: string[];
   /** Turns ended as failed because they made no progress before the deadline. */
   turns_failed: { session_id: string; turn_id: number; node: string | null }[];
   /** Sessions that expired (TTL) while the running index still named them. */
@@ -70,10 +73,10 @@ return 0
 `;
 
 /**
- * The janitor's work (ARCHITECTURE §2): deletes `__nl2pipeline_tmp__` pipelines no in-flight
- * turn owns (or that outlived `JANITOR_TMP_MAX_AGE_MS`), ends turns stuck past
- * `TURN_DEADLINE_MS`, and clears what expired sessions leave in the running index. It never
- * touches a pipeline without the temp prefix.
+ * The janitor's work: deletes the temp pipelines and dry-run streams no in-flight turn owns (or
+ * that outlived `JANITOR_TMP_MAX_AGE_MS`), ends turns stuck past `TURN_DEADLINE_MS`, and clears
+ * what expired sessions leave in the running index. It touches only names in a form the product
+ * makes under the temp prefix ({@link judgeTmpName}).
  *
  * Only one sweep runs at a time across replicas: the BullMQ job scheduler makes each run one job
  * taken by one worker, and a Redis lock keeps a sweep from overlapping a slow previous one (the
@@ -165,6 +168,7 @@ export class JanitorService {
       tmp_seen: 0,
       tmp_deleted: [],
       tmp_kept: [],
+      tmp_ignored: [],
       turns_failed: [],
       sessions_expired: [],
       errors: [],
@@ -191,6 +195,7 @@ export class JanitorService {
       'nl2p.janitor.tmp_seen': report.tmp_seen,
       'nl2p.janitor.tmp_deleted': report.tmp_deleted.length,
       'nl2p.janitor.tmp_kept': report.tmp_kept.length,
+      'nl2p.janitor.tmp_ignored': report.tmp_ignored.length,
       'nl2p.janitor.turns_failed': report.turns_failed.length,
       'nl2p.janitor.sessions_expired': report.sessions_expired.length,
       'nl2p.janitor.errors': report.errors.length,
@@ -276,38 +281,30 @@ export class JanitorService {
     const sessions = new Map<string, Envelope | null>();
     const now = Date.now();
     for (const id of ids) {
-      const owner = parseTmpPipelineId(id);
-      const age = now - (firstSeen.get(id) ?? now);
-      let reason: TmpDeletion['reason'];
-      if (owner?.deployment && owner.deployment !== this.config.deploymentId) {
-        // Another deployment sharing this Manager made it, and its own janitor sweeps it; only one
-        // far past any turn's lifetime (that deployment may be gone for good) is ours to remove.
-        if (age < this.config.janitor.foreignTmpMaxAgeMs) {
-          report.tmp_kept.push(id);
-          continue;
-        }
-        reason = 'foreign_too_old';
-      } else {
-        let session: Envelope | null = null;
-        if (owner) {
-          if (!sessions.has(owner.sessionId)) sessions.set(owner.sessionId, await this.store.get(owner.sessionId));
-          session = sessions.get(owner.sessionId) ?? null;
-        }
-        const owned = ownsTmpPipeline(session, id);
-        if (owned && age < this.config.janitor.tmpMaxAgeMs) {
-          report.tmp_kept.push(id);
-          continue;
-        }
-        reason = owned ? 'too_old' : 'unowned';
-      }
-      try {
-        await this.pipelines.delete(target, id);
-        report.tmp_deleted.push({ id, reason });
-        countTmpSwept(reason);
-        await this.redis.hdel(this.keys.janitorFirstSeen(), id);
-      } catch (err) {
-        report.errors.push(`deleting ${id}: ${errorMessage(err)}`);
-      }
+      const sessionId = sessionToLookUp(id, this.config.deploymentId);
+      if (sessionId && !sessions.has(sessionId)) sessions.set(sessionId, await this.store.get(sessionId));
+      const verdict = judgeTmpName({
+        id,
+        ageMs: now - (firstSeen.get(id) ?? now),
+        deploymentId: this.config.deploymentId,
+        session: sessionId ? (sessions.get(sessionId) ?? null) : null,
+        tmpMaxAgeMs: this.config.janitor.tmpMaxAgeMs,
+        foreignTmpMaxAgeMs: this.config.janitor.foreignTmpMaxAgeMs,
+      });
+      if ('ignore' in verdict) report.tmp_ignored.push(id);
+      else if ('keep' in verdict) report.tmp_kept.push(id);
+      else await this.deleteTmp(target, id, verdict.delete, report);
+    }
+  }
+
+  private async deleteTmp(target: TargetKind, id: string, reason: TmpDeletionReason, report: SweepReport) {
+    try {
+      await this.pipelines.delete(target, id);
+      report.tmp_deleted.push({ id, reason });
+      countTmpSwept(reason);
+      await this.redis.hdel(this.keys.janitorFirstSeen(), id);
+    } catch (err) {
+      report.errors.push(`deleting ${id}: ${errorMessage(err)}`);
     }
   }
 

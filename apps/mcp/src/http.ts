@@ -6,7 +6,7 @@ import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/p
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { GatewayClient, GatewayError } from './gateway-client';
+import { Gateway, GatewayError } from '@nl2p/gateway-client';
 import { createMcpServer } from './server';
 
 export interface McpHttpOptions {
@@ -31,7 +31,7 @@ class GatewayKeyVerifier implements OAuthTokenVerifier {
   private readonly verdicts = new Map<string, number>();
 
   constructor(
-    private readonly gateway: GatewayClient,
+    private readonly gateway: Gateway,
     private readonly ttlMs: number,
   ) {}
 
@@ -62,7 +62,7 @@ class GatewayKeyVerifier implements OAuthTokenVerifier {
 
   private async accepted(token: string | undefined): Promise<boolean> {
     try {
-      await this.gateway.withKey(token).request('GET', '/v1/sessions?limit=1');
+      await this.gateway.withKey(token).listSessions({ limit: 1 });
       return true;
     } catch (err) {
       if (err instanceof GatewayError && (err.status === 401 || err.status === 403)) return false;
@@ -77,7 +77,7 @@ class GatewayKeyVerifier implements OAuthTokenVerifier {
  */
 export function createMcpHttpApp(options: McpHttpOptions): Express {
   const app = createMcpExpressApp({ host: options.host ?? '127.0.0.1', allowedHosts: options.allowedHosts });
-  const gateway = new GatewayClient(options.gatewayUrl);
+  const gateway = new Gateway({ baseUrl: options.gatewayUrl, userAgent: 'nl2pipeline-mcp' });
   const verifier = new GatewayKeyVerifier(gateway, options.keyCheckTtlMs ?? 60_000);
   const bearer = requireBearerAuth({ verifier });
   const auth: RequestHandler = (req, res, next) => {

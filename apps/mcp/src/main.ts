@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { GatewayClient } from './gateway-client';
+import { Gateway } from '@nl2p/gateway-client';
 import { createMcpHttpApp } from './http';
 import { createMcpServer } from './server';
 
@@ -58,7 +58,11 @@ async function main(argv: string[]): Promise<void> {
   }
 
   // stdio: stdout carries the protocol, so anything for people goes to stderr.
-  const gateway = new GatewayClient(gatewayUrl, process.env.NL2P_API_KEY || undefined);
+  const gateway = new Gateway({
+    baseUrl: gatewayUrl,
+    apiKey: process.env.NL2P_API_KEY || undefined,
+    userAgent: 'nl2pipeline-mcp',
+  });
   const server = createMcpServer({ gateway: () => gateway, waitMs });
   await server.connect(new StdioServerTransport());
   process.stderr.write(`nl2pipeline-mcp: serving on stdio (gateway ${gatewayUrl})\n`);

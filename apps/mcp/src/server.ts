@@ -2,7 +2,10 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TargetKind } from '@nl2p/envelope';
-import { GatewayError, type GatewayClient, type SessionView, type TurnInput } from './gateway-client';
+import type { Gateway, SessionView, TurnBody } from '@nl2p/gateway-client';
+import { compactView } from './compact-view';
+import { registerGlossaryTool } from './glossary-tool';
+import { guarded, jsonResult } from './results';
 
 export const SERVER_NAME = 'nl2pipeline';
 export const SERVER_VERSION = '0.1.0';
@@ -20,7 +23,7 @@ const SESSION_ID = z
 
 export interface McpServerOptions {
   /** The gateway client to use for one tool call (HTTP: built from that request's API key). */
-  gateway: (authToken: string | undefined) => GatewayClient;
+  gateway: (authToken: string | undefined) => Gateway;
   /** How long ask/answer hold for the turn before answering `running`. */
   waitMs?: number;
 }
@@ -34,53 +37,47 @@ export function nextStep(view: SessionView): string {
       return `${interrupt.question ?? 'Which stream?'} Call answer with {"session_id": "${id}", "stream": <one of ${JSON.stringify(interrupt.choices ?? [])}>}.`;
     case 'need_clarification':
       return `${interrupt.question ?? 'The request needs a clarification.'} Ask the person, then call answer with {"session_id": "${id}", "text": <their answer>}.`;
-    case 'need_confirm':
-      return `The engine accepted this SQL. Show it to the person, then call answer with {"session_id": "${id}", "confirm": true} to accept, "confirm": false to discard, or "feedback": <what to change>.`;
+    case 'need_confirm': {
+      // On a database the SQL already ran read-only; only veloFlux yields a pipeline to create.
+      const what =
+        view.target === 'veloflux'
+          ? 'The engine accepted this SQL; confirming returns the pipeline request (nothing is applied).'
+          : 'This SQL ran read-only; its rows are in the preview (nothing is changed).';
+      return `${what} Show it to the person, then call answer with {"session_id": "${id}", "confirm": true} to accept, "confirm": false to discard, or "feedback": <what to change>.`;
+    }
     default:
       break;
   }
   switch (view.status) {
     case 'running':
       return `The turn is still running; call get_session with {"session_id": "${id}"} in a moment.`;
-    case 'failed': {
-      const error = view.error as { node?: string | null; message?: string } | null;
-      return `The turn failed${error?.node ? ` at ${error.node}` : ''}: ${error?.message ?? 'unknown error'}`;
-    }
+    case 'failed':
+      return `The turn failed${view.error?.node ? ` at ${view.error.node}` : ''}: ${view.error?.message ?? 'unknown error'}`;
     case 'cancelled':
       return 'The turn was cancelled.';
     default:
       if (view.pipeline_request) {
         return "Done. pipeline_request is the pipeline to create: POST it to the veloFlux Manager's /pipelines after setting a real id.";
       }
-      if (view.answer) {
-        const answer = (view.answer as { text?: unknown }).text;
-        return typeof answer === 'string' ? answer : 'Done.';
-      }
+      if (view.answer) return view.answer.text;
       return view.sql ? 'Done. The SQL and its preview rows are in the session view.' : 'Done.';
   }
 }
 
-function viewResult(view: SessionView): CallToolResult {
+const VIEW = z
+  .enum(['compact', 'full'])
+  .optional()
+  .describe(
+    'compact (default): status, the question or the SQL, the answer, up to 5 rows; full: the whole session view',
+  );
+
+/** The next step in a sentence, then the view (compact unless asked for in full). */
+function viewResult(view: SessionView, detail: 'compact' | 'full' = 'compact'): CallToolResult {
+  const shown: Record<string, unknown> = detail === 'full' ? view : compactView(view);
   return {
-    content: [{ type: 'text', text: `${nextStep(view)}\n\n${JSON.stringify(view, null, 2)}` }],
-    structuredContent: view,
+    content: [{ type: 'text', text: `${nextStep(view)}\n\n${JSON.stringify(shown)}` }],
+    structuredContent: shown,
   };
-}
-
-function jsonResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
-}
-
-/** A product error reaches the agent as the product words it, marked as a tool error. */
-async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof GatewayError) {
-      return { isError: true, content: [{ type: 'text', text: err.message }] };
-    }
-    throw err;
-  }
 }
 
 /**
@@ -109,7 +106,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       inputSchema: { target: TARGET },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ target }, extra) => guarded(async () => jsonResult(await gw(extra).listStreams(target))),
+    ({ target }, extra) => guarded(async () => jsonResult(await gw(extra).streams(target))),
   );
 
   server.registerTool(
@@ -120,7 +117,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       inputSchema: { name: z.string().min(1).max(256).describe('Stream or table name'), target: TARGET },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ name, target }, extra) => guarded(async () => jsonResult(await gw(extra).describeStream(name, target))),
+    ({ name, target }, extra) =>
+      guarded(async () => {
+        const info = await gw(extra).describeStream(name, target);
+        if (info) return jsonResult(info);
+        return { isError: true, content: [{ type: 'text', text: `no stream or table named '${name}'` }] };
+      }),
   );
 
   server.registerTool(
@@ -136,13 +138,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         session_id: SESSION_ID.optional(),
         target: TARGET.describe('Engine of a new session (ignored with session_id)'),
         stream: z.string().min(1).max(256).optional().describe('The stream to read from, when known'),
+        view: VIEW,
       },
     },
-    ({ text, session_id, target, stream }, extra) =>
+    ({ text, session_id, target, stream, view }, extra) =>
       guarded(async () => {
         const gateway = gw(extra);
         const id = session_id ?? (await gateway.createSession(target ? { target } : {})).session_id;
-        return viewResult(await gateway.turn(id, stream ? { text, stream } : { text }, waitMs));
+        return viewResult(await gateway.waitTurn(id, stream ? { text, stream } : { text }, waitMs), view);
       }),
   );
 
@@ -160,11 +163,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         text: z.string().min(1).max(4000).optional(),
         confirm: z.boolean().optional(),
         feedback: z.string().min(1).max(4000).optional(),
+        view: VIEW,
       },
     },
-    ({ session_id, stream, text, confirm, feedback }, extra) =>
+    ({ session_id, stream, text, confirm, feedback, view }, extra) =>
       guarded(async () => {
-        const given: TurnInput = Object.fromEntries(
+        const given: TurnBody = Object.fromEntries(
           Object.entries({ stream, text, confirm, feedback }).filter(([, v]) => v !== undefined),
         );
         const count = Object.keys(given).length;
@@ -174,7 +178,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             content: [{ type: 'text', text: 'answer takes exactly one of: stream, text, confirm, feedback' }],
           };
         }
-        return viewResult(await gw(extra).turn(session_id, given, waitMs));
+        return viewResult(await gw(extra).waitTurn(session_id, given, waitMs), view);
       }),
   );
 
@@ -183,11 +187,54 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     {
       title: 'Get a session',
       description: "A session's current view: status, the pending question, SQL, the engine's plan, pipeline request.",
-      inputSchema: { session_id: SESSION_ID },
+      inputSchema: { session_id: SESSION_ID, view: VIEW },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ session_id }, extra) => guarded(async () => viewResult(await gw(extra).getSession(session_id))),
+    ({ session_id, view }, extra) => guarded(async () => viewResult(await gw(extra).getSession(session_id), view)),
   );
+
+  server.registerTool(
+    'cancel',
+    {
+      title: 'Cancel the running turn',
+      description:
+        'Stops the turn a session is running (its temporary pipelines are deleted); the session can take a new request at once.',
+      inputSchema: { session_id: SESSION_ID },
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ session_id }, extra) => guarded(async () => viewResult(await gw(extra).cancelTurn(session_id))),
+  );
+
+  server.registerTool(
+    'list_sessions',
+    {
+      title: 'List sessions',
+      description:
+        "This key's sessions, newest first: id, status, request, what each waits for. Pass next_cursor back as cursor.",
+      inputSchema: {
+        limit: z.number().int().min(1).max(100).optional().describe('Sessions per page (default 20)'),
+        cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ limit, cursor }, extra) =>
+      guarded(async () => {
+        const page = await gw(extra).listSessions({ limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
+        return jsonResult({
+          sessions: page.sessions.map((s) => ({
+            session_id: s.session_id,
+            status: s.status,
+            request: s.request,
+            target: s.target,
+            waiting_for: s.interrupt_type,
+            updated_at: s.updated_at,
+          })),
+          next_cursor: page.next_cursor,
+        });
+      }),
+  );
+
+  registerGlossaryTool(server, gw);
 
   const readJson = async (uri: URL, load: () => Promise<unknown>): Promise<ReadResourceResult> => ({
     contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await load(), null, 2) }],
@@ -202,7 +249,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     'session',
     new ResourceTemplate('nl2p://sessions/{session_id}', {
       list: async (extra) => {
-        const { sessions } = await gw(extra).listSessions();
+        const { sessions } = await gw(extra).listSessions({ limit: 50 });
         return {
           resources: sessions.map((s) => ({
             uri: `nl2p://sessions/${s.session_id}`,
@@ -229,7 +276,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       description: 'Per-node records of every turn: node, service, latency, ok/error, LLM and engine calls.',
       mimeType: 'application/json',
     },
-    (uri, { session_id }, extra) => readJson(uri, () => gw(extra).trace(sessionIdOf(session_id))),
+    (uri, { session_id }, extra) =>
+      readJson(uri, async () => {
+        const id = sessionIdOf(session_id);
+        return { session_id: id, records: await gw(extra).trace(id) };
+      }),
   );
 
   return server;

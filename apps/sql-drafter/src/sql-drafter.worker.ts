@@ -26,6 +26,7 @@ export class SqlDrafterWorker extends WorkflowWorker {
       planning: {
         mode: config.workflow.draftMode,
         trustLinks: config.workflow.planTrustLinks,
+        modelChooses: config.workflow.modelChooses,
         profileOf: (e) => engines.profile(e.target),
       },
     });

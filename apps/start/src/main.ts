@@ -12,7 +12,9 @@ import {
   startLocalRedis,
   waitForHealth,
   type LocalRedis,
+  type ServiceName,
 } from '@nl2p/launcher';
+import { workerMetricsPorts, type WorkerName } from './metrics-ports';
 
 /**
  * Runs the whole product on this machine from the build in `dist/`: Redis (the configured one, or
@@ -48,7 +50,12 @@ async function main(): Promise<number> {
   const demo = await ensureDemoDatabase(config.duckdb.path);
   say(`${demo.created ? 'created' : 'kept'} the demo database at ${config.duckdb.path}`);
 
-  const procs = SERVICES.map((name) => new ServiceProcess(name, env, undefined, path.join(logDir, `${name}.log`)));
+  const metricsPorts = workerMetricsPorts(config.gateway.port, config.metrics.port);
+  const envOf = (name: ServiceName) =>
+    name === 'gateway' ? env : { ...env, METRICS_PORT: String(metricsPorts[name]) };
+  const procs = SERVICES.map(
+    (name) => new ServiceProcess(name, envOf(name), undefined, path.join(logDir, `${name}.log`)),
+  );
   let stopping: Promise<void> | null = null;
   const stopAll = (): Promise<void> =>
     (stopping ??= (async () => {
@@ -67,7 +74,7 @@ async function main(): Promise<number> {
     await stopAll();
     return 1;
   }
-  if (!values.throwaway) process.stdout.write(banner(config, url, logDir));
+  if (!values.throwaway) process.stdout.write(banner(config, url, logDir, metricsPorts));
 
   const first = await Promise.race(procs.map(async (p) => ({ name: p.name, code: await p.exited() })));
   if (stopping) {
@@ -96,14 +103,18 @@ async function ensureRedis(
   return redis;
 }
 
-function banner(config: AppConfig, url: string, logDir: string): string {
+function banner(config: AppConfig, url: string, logDir: string, metricsPorts: Record<WorkerName, number>): string {
   const llm = llmProvider(config).whereabouts(config);
+  const host = config.metrics.host;
+  const workers = Object.entries(metricsPorts).map(([name, port]) => `${name} http://${host}:${port}/metrics`);
   return [
     'nl2pipeline is running.',
     `  gateway:   ${url}   (OpenAPI: ${url}/openapi.json, docs: ${url}/docs)`,
     `  console:   ${url}/console/   (in a browser)`,
     `  target:    ${config.target} (${targetProfile(config.target).whereabouts(config)})`,
     `  LLM:       ${llm}`,
+    `  metrics:   gateway ${url}/metrics`,
+    ...workers.map((w) => `             ${w}`),
     `  logs:      ${logDir}`,
     'Press Ctrl-C to stop.',
     '',

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { csvObjects } from './csv';
 import { expandGold, ordersResult } from './gold';
 import { loadPostgresDump, type DumpLoad } from './pg-dump';
@@ -132,6 +132,7 @@ export async function buildDefogDatabase(
     const connection = await instance.connect();
     try {
       const load = await loadPostgresDump(connection, script);
+      if (process.env.DEFOG_COMMENTS === '1') await commentColumns(connection, dataDir, db);
       await connection.run('CHECKPOINT');
       return { ...load, path: file };
     } finally {
@@ -139,5 +140,30 @@ export async function buildDefogDatabase(
     }
   } finally {
     instance.closeSync();
+  }
+}
+
+/**
+ * `DEFOG_COMMENTS=1`: the descriptions defog-data keeps beside each database (`<db>.json`) become
+ * the columns' `COMMENT ON COLUMN`, as a database documented by its authors would carry them; the
+ * product reads them from the catalog like any comment. Off by default, so figures stay comparable
+ * with schemas that have none (Spider's, say); reported as their own line when on.
+ */
+async function commentColumns(connection: DuckDBConnection, dataDir: string, db: string): Promise<void> {
+  const file = path.join(dataDir, 'defog_data', db, `${db}.json`);
+  if (!existsSync(file)) return;
+  const meta = JSON.parse(readFileSync(file, 'utf8')) as {
+    table_metadata?: Record<string, { column_name: string; column_description?: string }[]>;
+  };
+  const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  for (const [table, columns] of Object.entries(meta.table_metadata ?? {})) {
+    for (const c of columns) {
+      if (!c.column_description?.trim()) continue;
+      // A column the dump does not create (metadata and dump disagree) is skipped, not fatal.
+      await connection
+        .run(`COMMENT ON COLUMN ${ident(table)}.${ident(c.column_name)} IS ${quote(c.column_description.trim())}`)
+        .catch(() => undefined);
+    }
   }
 }

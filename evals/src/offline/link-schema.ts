@@ -17,6 +17,10 @@ export async function duckDbLinkSchema(file: string): Promise<LinkSchema> {
       tables: Object.fromEntries(streams.map((s) => [s.name, s.columns])),
       values: catalog.values ?? {},
       streaming: targetProfile('duckdb').streaming,
+      comments: Object.fromEntries(streams.flatMap((s) => (s.comment ? [[s.name, s.comment]] : []))),
+      keys: Object.fromEntries(
+        streams.map((s) => [s.name, { primaryKey: s.primaryKey ?? [], foreignKeys: s.foreignKeys ?? [] }]),
+      ),
     };
   } finally {
     await target.close();

@@ -4,7 +4,7 @@ import { LINKER_SETS, runLinkerEval, type LinkerSet } from './linker-eval';
 /**
  * The offline linker eval (evals/README.md), as a Jest file so it gets the workspace's TypeScript
  * setup. A measure, not a test: skipped unless LINKER_EVAL=1 (`bash scripts/eval.sh --linker`).
- * LINKER_EVAL_SETS picks sets (space- or comma-separated; default all four).
+ * LINKER_EVAL_SETS picks sets (space- or comma-separated; default all).
  */
 const enabled = process.env.LINKER_EVAL === '1';
 
@@ -22,6 +22,7 @@ const enabled = process.env.LINKER_EVAL === '1';
       env: process.env,
       outDir: process.env.EVAL_OUT_DIR ?? path.join(root, 'reports'),
       workDir: path.join(root, 'tmp', 'linker-eval'),
+      spiderCacheDir: path.join(root, 'tmp', 'spider-duckdb'),
       log: (line) => process.stderr.write(`[linker-eval] ${line}\n`),
     });
     process.stdout.write(`\n${summary}\n`);

@@ -9,12 +9,20 @@ import { buildDefogDatabase, defogDirs, loadDefogItems, type Gold } from '../dev
 import { firstLine, type DumpLoad } from '../devset/pg-dump';
 import { FIGURE_COLUMNS, figureCells, figuresOf, textTable, type Figures } from './figures';
 import { duckDbLinkSchema } from './link-schema';
-import { readOnce, type Outcome } from './read-once';
+import { readOnce, type Outcome, type Reading } from './read-once';
+import { SPIDER_DB_PREFIX, spiderDatabase, spiderSets, withDuckDbGold } from './spider-set';
 
-export const LINKER_SETS = ['duckdb-demo', 'duckdb-heldout', 'defog-dev', 'defog-heldout'] as const;
+export const LINKER_SETS = [
+  'duckdb-demo',
+  'duckdb-heldout',
+  'defog-dev',
+  'defog-heldout',
+  'spider-dev',
+  'spider-heldout',
+] as const;
 export type LinkerSet = (typeof LINKER_SETS)[number];
 /** Sets whose per-item results are written. The held-out sets report aggregate figures only. */
-export const DEV_SETS: ReadonlySet<LinkerSet> = new Set<LinkerSet>(['duckdb-demo', 'defog-dev']);
+export const DEV_SETS: ReadonlySet<LinkerSet> = new Set<LinkerSet>(['duckdb-demo', 'defog-dev', 'spider-dev']);
 
 /** One request of any set, over one database. */
 export interface OfflineItem {
@@ -103,6 +111,28 @@ async function runGolds(
   return { drop: `gold fails: ${dropReason(error ?? 'no gold query')}`, error };
 }
 
+export const LINKER_THREW = 'the linker threw: ';
+
+/**
+ * {@link readOnce}, with an exception from the linker counted as the item not answered (outcome
+ * `model`, the error as `why`) rather than ending the whole run; the summary counts them, since in
+ * the product the `link` node would fail the turn.
+ */
+function safeReadOnce(request: string, schema: LinkSchema): Reading {
+  try {
+    return readOnce(request, schema);
+  } catch (err) {
+    return {
+      outcome: 'model',
+      why: `${LINKER_THREW}${firstLine(err)}`,
+      question: null,
+      sql: null,
+      linkMs: 0,
+      proposal: { confidence: 'none', table: null, unknown: [], ambiguous: [], doubts: [], readings: [] },
+    };
+  }
+}
+
 async function scoreItem(
   item: OfflineItem,
   database: Database,
@@ -113,7 +143,7 @@ async function scoreItem(
     if ('drop' in run) return run;
     golds = run.ok;
   }
-  const reading = readOnce(item.request, database.schema);
+  const reading = safeReadOnce(item.request, database.schema);
   const p = reading.proposal;
   const result: ItemResult = {
     id: item.id,
@@ -157,6 +187,8 @@ export interface LinkerEvalOptions {
   outDir: string;
   /** Where the DuckDB files are built (tmp/linker-eval). */
   workDir: string;
+  /** Where converted Spider databases are kept between runs (tmp/spider-duckdb). */
+  spiderCacheDir: string;
   log: (line: string) => void;
 }
 
@@ -186,6 +218,7 @@ function demoItems(file: string): OfflineItem[] {
 export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun> {
   const started = performance.now();
   const items = new Map<LinkerSet, OfflineItem[]>();
+  const notes: string[] = [];
   let skipped: string | null = null;
   if (o.sets.includes('duckdb-demo')) items.set('duckdb-demo', demoItems('duckdb-demo.json'));
   if (o.sets.includes('duckdb-heldout')) items.set('duckdb-heldout', demoItems('duckdb-heldout.json'));
@@ -220,7 +253,21 @@ export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun
     }
   }
 
-  // One DuckDB file per database, built afresh, read through the DuckDB target.
+  if (o.sets.some((s) => s.startsWith('spider-'))) {
+    const spider = spiderSets(o.env);
+    if ('missing' in spider) {
+      const line = `spider sets skipped: ${spider.missing}`;
+      skipped = skipped ? `${skipped}\n${line}` : line;
+      o.log(line);
+    } else {
+      if (o.sets.includes('spider-dev')) items.set('spider-dev', spider.dev);
+      if (o.sets.includes('spider-heldout')) items.set('spider-heldout', spider.heldOut);
+      notes.push(spider.note);
+      o.log(spider.note);
+    }
+  }
+
+  // One DuckDB file per database, built afresh (Spider's: converted once and cached), read through the DuckDB target.
   const databases = new Map<string, Database>();
   const dbNames = [...new Set([...items.values()].flat().map((i) => i.db))].sort();
   const buildStarted = performance.now();
@@ -232,6 +279,8 @@ export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun
     if (name === 'demo') {
       file = path.join(o.workDir, 'demo.duckdb');
       await ensureDemoDatabase(file);
+    } else if (name.startsWith(SPIDER_DB_PREFIX)) {
+      file = (await spiderDatabase(o.env, name, o.spiderCacheDir)).path;
     } else {
       const found = defogDirs(o.env);
       if ('missing' in found) throw new Error(found.missing);
@@ -244,6 +293,11 @@ export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun
     databases.set(name, { schema, db: new ResultDb(file), load });
   }
   const buildMs = performance.now() - buildStarted;
+  // Spider's gold is SQLite's: translated once the database's names are known.
+  for (const set of ['spider-dev', 'spider-heldout'] as const) {
+    const list = items.get(set);
+    if (list) items.set(set, await withDuckDbGold(list, (db) => (databases.get(db) as Database).schema));
+  }
 
   const runs: SetRun[] = [];
   try {
@@ -277,7 +331,7 @@ export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun
     o.log(`wrote ${base}.json and .txt`);
   }
   const totalMs = performance.now() - started;
-  const summary = summaryText(runs, databases, skipped, { totalMs, buildMs });
+  const summary = summaryText(runs, databases, [...notes, ...(skipped ? [skipped] : [])], { totalMs, buildMs });
   writeFileSync(path.join(o.outDir, 'linker-eval-summary.txt'), summary);
   writeFileSync(
     path.join(o.outDir, 'linker-eval-summary.json'),
@@ -302,7 +356,7 @@ function breakdown(results: readonly ItemResult[], key: (r: ItemResult) => strin
 function summaryText(
   runs: readonly SetRun[],
   databases: ReadonlyMap<string, Database>,
-  skipped: string | null,
+  notes: readonly string[],
   time: { totalMs: number; buildMs: number },
 ): string {
   const out: string[] = [];
@@ -314,7 +368,13 @@ function summaryText(
       runs.map((r) => [r.set, ...figureCells(r.figures)]),
     ),
   );
-  if (skipped) out.push('', skipped);
+  if (notes.length) out.push('', ...notes);
+  for (const r of runs) {
+    const threw = r.results.filter((x) => x.why?.startsWith(LINKER_THREW));
+    if (!threw.length) continue;
+    const kinds = [...new Set(threw.map((x) => x.why?.slice(LINKER_THREW.length)))].slice(0, 3);
+    out.push('', `${r.set}: the linker threw on ${threw.length} items (counted as to model): ${kinds.join(' | ')}`);
+  }
   const drops = runs.filter((r) => Object.keys(r.dropped).length);
   if (drops.length) {
     out.push('', 'dropped items (gold does not run on DuckDB, or returns no rows):');
@@ -337,6 +397,16 @@ function summaryText(
       textTable(
         ['db', ...FIGURE_COLUMNS],
         breakdown(dev.results, (r) => r.db),
+      ),
+    );
+  }
+  const spider = runs.find((r) => r.set === 'spider-dev');
+  if (spider) {
+    out.push('', "spider-dev by the gold's shape (its most telling construct):");
+    out.push(
+      textTable(
+        ['shape', ...FIGURE_COLUMNS],
+        breakdown(spider.results, (r) => r.category),
       ),
     );
   }

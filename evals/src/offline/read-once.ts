@@ -5,7 +5,7 @@ import { checkPlan } from '@nl2p/query-plan';
 // The reading and the clarification are plain functions of @nl2p/nodes, whose index also loads the
 // NestJS worker module.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { clarificationFor } from '../../../libs/domain/nodes/src/plan-drafting';
+import { clarificationFor } from '../../../libs/domain/nodes/src/conversation/ask';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { readRequest } from '../../../libs/domain/nodes/src/reading';
 
@@ -59,7 +59,7 @@ export function readOnce(request: string, schema: LinkSchema): Reading {
   const base = { proposal, linkMs, question: null, sql: null, why: null };
 
   const question = clarificationFor(r, schema, null);
-  if (question) return { ...base, outcome: 'clarification', question };
+  if (question) return { ...base, outcome: 'clarification', question: question.question };
   if (!r.plan) return { ...base, outcome: 'model', why: 'no plan' };
   if (!r.trusted) return { ...base, outcome: 'model', why: `not trusted: confidence ${r.confidence}` };
   const checked = checkPlan(r.plan, schema.tables);

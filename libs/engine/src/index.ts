@@ -18,3 +18,4 @@ export * from './postgres/postgres-target';
 export * from './postgres/demo-data';
 export * from './compiler';
 export * from './targets';
+export * from './sources/index';

@@ -139,6 +139,22 @@ export interface GetPipelineResponse {
   spec: CreatePipelineRequest & Record<string, unknown>;
 }
 
+/** Body of `POST /streams` (recorded: `{name, type, schema: {type: 'json', props: {columns}}}`). */
+export interface CreateStreamRequest {
+  name: string;
+  type: string;
+  schema: { type: 'json'; props: { columns: Column[] } };
+  props?: Record<string, unknown>;
+  decoder?: { type: string; props: Record<string, unknown> };
+}
+
+/** One processor's counters in `GET /pipelines/:id/stats` (recorded; the order is the runtime's). */
+export interface ProcessorStats {
+  /** `PhysicalFilter_5`, `PhysicalDataSink_7_<id>_sink_0`, … */
+  processor_id: string;
+  stats: { records_in: number; records_out: number; error_count: number; last_error: string | null };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------------
@@ -180,6 +196,11 @@ export class ManagerError extends Error implements ClassifiedFailure {
 export class ManagerUnavailableError extends ManagerError {
   override readonly name: string = 'ManagerUnavailableError';
   override readonly unavailable: boolean = true;
+}
+
+/** `DELETE /streams/:name` of a stream the Manager does not have (a 500, recorded). */
+export function isMissingStreamError(body: string): boolean {
+  return /failed to remove from storage: not found: /.test(body);
 }
 
 /** True for the per-pipeline lock conflict (CONTRACT §0): transient, worth retrying. */
@@ -252,6 +273,19 @@ export class ManagerClient {
     return this.request({ method: 'GET', route: '/streams/describe/:name', params: { name }, expect: 'json' });
   }
 
+  /** `POST /streams`; 409 when the name is taken. */
+  createStream(request: CreateStreamRequest): Promise<ManagerStreamInfo> {
+    return this.request({ method: 'POST', route: '/streams', body: request, expect: 'json' });
+  }
+
+  /**
+   * `DELETE /streams/:name`; 409 while a loaded pipeline reads it. An unknown stream is a 500
+   * (recorded: "deleted in runtime but failed to remove from storage: not found").
+   */
+  deleteStream(name: string): Promise<string> {
+    return this.request({ method: 'DELETE', route: '/streams/:name', params: { name }, expect: 'text' });
+  }
+
   /** `GET /functions`: the builtin catalog (WASM UDFs are not listed; `isnull` appears twice). */
   listFunctions(): Promise<FunctionDef[]> {
     return this.request({ method: 'GET', route: '/functions', expect: 'json' });
@@ -283,6 +317,16 @@ export class ManagerClient {
   /** `DELETE /pipelines/:id`; resolves with the server's text (`pipeline <id> deleted`). */
   deletePipeline(id: string): Promise<string> {
     return this.request({ method: 'DELETE', route: '/pipelines/:id', params: { id }, expect: 'text' });
+  }
+
+  /** `POST /pipelines/:id/start`. */
+  startPipeline(id: string): Promise<string> {
+    return this.request({ method: 'POST', route: '/pipelines/:id/start', params: { id }, expect: 'text' });
+  }
+
+  /** `GET /pipelines/:id/stats`: per-processor counters; 400 when the pipeline is not running. */
+  pipelineStats(id: string): Promise<ProcessorStats[]> {
+    return this.request({ method: 'GET', route: '/pipelines/:id/stats', params: { id }, expect: 'json' });
   }
 
   /** `GET /pipelines/:id/explain`: the plan as text; 404 for orphans not loaded in the runtime. */
@@ -351,7 +395,8 @@ export class ManagerClient {
     if (attempt.status >= 200 && attempt.status < 300) return null;
     // A 500 for sink props it cannot decode is the Manager's verdict on the request (it stores
     // nothing and answers the same every time), so it is not retried as an outage.
-    if (attempt.status >= 500 && !isSinkConfigError(attempt.text))
+    // So is deleting a stream it does not have: a 500 ending "not found: <name>" (recorded).
+    if (attempt.status >= 500 && !isSinkConfigError(attempt.text) && !isMissingStreamError(attempt.text))
       return new ManagerUnavailableError(spec.method, spec.route, attempt.status, attempt.text);
     return new ManagerError(spec.method, spec.route, attempt.status, attempt.text);
   }

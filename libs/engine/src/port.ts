@@ -1,4 +1,5 @@
 import type { ClassifiedFailure, Column, FailureKind, Preview, SinkConfig, TargetKind } from '@nl2p/envelope';
+import type { ForeignKey, QueryPlan } from '@nl2p/query-plan';
 
 /** One call to the engine, recorded for metrics and the trace view. */
 export interface EngineCall {
@@ -13,6 +14,12 @@ export interface EngineCall {
 export interface StreamInfo {
   name: string;
   columns: Column[];
+  /** SQL targets: the primary key's columns, when the table declares one. */
+  primaryKey?: string[];
+  /** SQL targets: the foreign keys the table declares (what join paths follow first). */
+  foreignKeys?: ForeignKey[];
+  /** SQL targets: what the database's `COMMENT ON TABLE` says the table holds. */
+  comment?: string;
 }
 
 export interface FunctionInfo {
@@ -67,6 +74,38 @@ export type ValidationResult =
     }
   | { ok: false; tmpId: string; kind: EngineErrorKind; error: string };
 
+/** A candidate run on sample rows (streaming targets). */
+export interface DryRunRequest {
+  sql: string;
+  /** The stream the SQL reads; the dry run reads a temporary copy of it instead. */
+  stream: string;
+  /** The plan the SQL was compiled from, when there is one: it decides which rows satisfy it. */
+  plan: QueryPlan | null;
+  /** The temporary name of the dry run's input stream and pipeline (`__nl2pipeline_tmp__…_dry`). */
+  id: string;
+}
+
+/** What a dry run saw. */
+export interface DryRunReport {
+  /**
+   * `ran`: rows went in and the counters were read; `runtime_error`: the query failed on rows;
+   * `not_run`: the dry run could not feed rows (no broker, the engine's source could not
+   * connect, …), which says nothing about the candidate.
+   */
+  outcome: 'ran' | 'runtime_error' | 'not_run';
+  rowsFed: number;
+  rowsOut: number;
+  /** Rows fed that meet the plan's conditions; null without a plan. */
+  satisfying: number | null;
+  /** The engine's own words (`last_error`) for a runtime error, or why it did not run. */
+  error: string | null;
+  /** The window's flush was not awaited: it would take longer than the time limit. */
+  windowCut: { window: string; waitMs: number; limitMs: number } | null;
+  /** The window it waited for, if any (`a 10 s tumbling window`). */
+  window: string | null;
+  elapsedMs: number;
+}
+
 /**
  * A target engine (ARCHITECTURE §7): grounding reads, validation, explain and cleanup.
  * Adapters: veloFlux (Manager REST API); DuckDB and PostgreSQL later.
@@ -92,8 +131,16 @@ export interface EngineTarget {
   explain(tmpId: string, sql: string): Promise<string>;
   /** Deletes the temp pipeline; a missing one is fine. Refuses ids without the temp prefix. */
   cleanup(tmpId: string): Promise<void>;
-  /** Streaming targets: every temp pipeline id the engine stores (any deployment's). */
+  /**
+   * Streaming targets: every temp pipeline id the engine stores (any deployment's), and the names
+   * of temp streams (a dry run's input) no pipeline of that name accounts for.
+   */
   listTmpPipelines?(): Promise<string[]>;
+  /**
+   * Streaming targets: runs the candidate on sample rows in a temporary pipeline reading a
+   * temporary input, and deletes both before returning, whatever happened.
+   */
+  dryRun?(request: DryRunRequest): Promise<DryRunReport>;
   /** The request the person applies by hand (`POST /pipelines`); `null` for SQL targets. */
   buildPipelineRequest(sql: string, pipelineId: string, sink: SinkConfig): Record<string, unknown> | null;
   /**
@@ -101,6 +148,8 @@ export interface EngineTarget {
    * engines have no rows to show before the pipeline runs, so they leave this out.
    */
   preview?(sql: string): Promise<Preview>;
+  /** SQL targets: up to `limit` rows of the validated query, under the preview's guard and time limit. */
+  run?(sql: string, limit: number): Promise<Preview>;
 }
 
 /** A SQL target refused or failed to run a query (time limit, read-only violation, …). */

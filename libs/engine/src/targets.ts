@@ -26,6 +26,8 @@ export interface TargetProfile {
   configured(config: AppConfig): boolean;
   /** The setting that enables the target when `configured` says no. */
   enabledBy?: string;
+  /** The setting that says where the engine is: what to fix when it cannot be reached. */
+  locatedBy: string;
   /** Identifies the engine instance (hashed: a connection string may hold a password). */
   instance(config: AppConfig): string;
   /** Where the target is, for people (start banner): never a secret. */

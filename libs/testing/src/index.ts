@@ -3,3 +3,4 @@ export * from './fake-manager';
 export * from './recorded-exchanges';
 export * from './live-engine';
 export * from '@nl2p/launcher';
+export * from './mqtt-broker';

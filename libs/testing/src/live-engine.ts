@@ -120,3 +120,26 @@ export const LIVE_RUNTIME_FACTS: { sql: string; emitted: string; meaning: string
     meaning: 'ndv(x) is the distinct count that runs, also over a condition',
   },
 ];
+
+/**
+ * Started pipelines fed rows over MQTT (live engine, as above): `BETWEEN` and `IN (…)` were
+ * created and explained, then failed on every row, the filter's stats counting one error a row
+ * and nothing emitted while the pipeline reported itself running; the comparisons they stand for
+ * gave the right rows. The `IN` message is known up to its middle; its tail is assumed.
+ */
+export const LIVE_RUNTIME_ERRORS: { sql: string; last_error: string | null }[] = [
+  {
+    sql: 'SELECT order_id, amount FROM orders WHERE amount BETWEEN 10 AND 50',
+    last_error: 'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
+  },
+  {
+    sql: 'SELECT order_id, amount FROM orders WHERE amount NOT BETWEEN 10 AND 50',
+    last_error: 'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
+  },
+  {
+    sql: "SELECT order_id, region FROM orders WHERE region IN ('eu-west', 'eu-north')",
+    last_error: 'Type mismatch: expected Int64, Float32, Float64, or String, got Bool(true) and Bool(false)',
+  },
+  { sql: 'SELECT order_id, amount FROM orders WHERE amount >= 10 AND amount <= 50', last_error: null },
+  { sql: "SELECT order_id, region FROM orders WHERE region = 'eu-west' OR region = 'eu-north'", last_error: null },
+];

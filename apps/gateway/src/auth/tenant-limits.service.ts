@@ -26,9 +26,9 @@ export class TenantLimits {
    * The limits a turn must fit before it starts, each with a clear 4xx: text length (400), turns
    * per session (409), concurrent turns per tenant (429). Admitted turns are counted as running.
    */
-  async admitTurn(session: Envelope, input: { text?: string; feedback?: string }): Promise<void> {
+  async admitTurn(session: Envelope, input: { text?: string; feedback?: string; sql?: string }): Promise<void> {
     const max = this.config.limits.turnTextMax;
-    for (const field of ['text', 'feedback'] as const) {
+    for (const field of ['text', 'feedback', 'sql'] as const) {
       const value = input[field];
       if (value !== undefined && value.length > max) {
         throw new BadRequestException([`${field} must be shorter than or equal to ${max} characters`]);

@@ -1,5 +1,6 @@
 import { Controller, Headers, NotFoundException, Param, Query, Sse, type MessageEvent } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, AUTH_ERRORS } from '../openapi/responses';
 import type { Observable } from 'rxjs';
 import { SESSION_ID_PATTERN } from '@nl2p/envelope';
 import { TurnService } from '../sessions/turn.service';
@@ -7,6 +8,7 @@ import { EventStreamService, isStreamId } from './event-stream.service';
 import { Tenant } from '../auth/tenant.decorator';
 
 @ApiTags('sessions')
+@ApiErrors(AUTH_ERRORS)
 @Controller('v1/sessions')
 export class EventsController {
   constructor(
@@ -22,6 +24,14 @@ export class EventsController {
   })
   @ApiQuery({ name: 'turn', required: false, type: Number })
   @ApiQuery({ name: 'after', required: false, type: String })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description:
+      'Events `turn_start`, `node_start`, `node_end`, `draft_delta`, `interrupt`, `error`, `turn_end` (data: the event as JSON), `heartbeat`, and last `end` (`{turn_id, status}`)',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  @ApiErrors({ 404: 'No such session for this API key' })
   async events(
     @Param('id') id: string,
     @Headers('last-event-id') lastEventId: string | undefined,

@@ -1,5 +1,7 @@
 import { Controller, Get, Header, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { HealthSchema } from '@nl2p/envelope';
+import { ApiErrors, ApiView } from '../openapi/responses';
 import type { Redis } from 'ioredis';
 import { METRICS_CONTENT_TYPE, metricsText } from '@nl2p/metrics';
 import { REDIS } from '@nl2p/workflow-runtime';
@@ -18,6 +20,8 @@ export class HealthController {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   @Get('health')
+  @ApiView(200, HealthSchema, 'Ready: Redis answers')
+  @ApiErrors({ 503: 'Redis cannot be reached' })
   async health() {
     try {
       await this.redis.ping();
@@ -28,6 +32,7 @@ export class HealthController {
   }
 
   @Get('health/live')
+  @ApiView(200, HealthSchema, 'The process answers')
   live() {
     return { status: 'ok' };
   }

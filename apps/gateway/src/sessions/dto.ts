@@ -27,7 +27,11 @@ export class SinkDto {
   @MaxLength(64)
   type!: string;
 
-  @ApiPropertyOptional({ example: { broker_url: 'tcp://broker:1883', topic: 'alerts', qos: 1 } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { broker_url: 'tcp://broker:1883', topic: 'alerts', qos: 1 },
+  })
   @IsOptional()
   @IsObject()
   props?: Record<string, unknown>;
@@ -38,6 +42,15 @@ export class CreateSessionDto {
   @IsOptional()
   @IsIn(TargetKind.options)
   target?: TargetKind;
+
+  @ApiPropertyOptional({
+    enum: ['all'],
+    description:
+      'Address every configured SQL source at once (tables named source.table): a question is split into parts run where their data lives and joined in DuckDB',
+  })
+  @IsOptional()
+  @IsIn(['all'])
+  sources?: 'all';
 
   @ApiPropertyOptional({ description: 'Stream to use from the start' })
   @IsOptional()
@@ -86,6 +99,17 @@ export class TurnDto {
   @MaxLength(MAX_TURN_TEXT)
   feedback?: string;
 
+  @ApiPropertyOptional({
+    description:
+      "SQL the person edited in place of the session's draft: checked by the same read-only guard, local check and engine validation as a draft (never repaired by a model; a failure is said as it is)",
+    maxLength: MAX_TURN_TEXT,
+    example: 'SELECT device_id, avg(temperature) AS avg_temp FROM sensor_readings GROUP BY device_id',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TURN_TEXT)
+  sql?: string;
+
   @ApiPropertyOptional({ description: 'A stream choice (answer to need_stream, or the stream for this request)' })
   @IsOptional()
   @IsString()
@@ -127,4 +151,17 @@ export class ListSessionsQuery {
   @IsString()
   @Matches(SESSION_CURSOR_PATTERN, { message: 'cursor must be a next_cursor this endpoint returned' })
   cursor?: string;
+}
+
+export class RunDto {
+  @ApiPropertyOptional({
+    description: 'Most rows to return (default 1000); the server applies at most `RUN_ROWS_MAX`',
+    minimum: 1,
+    maximum: 100_000,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  limit?: number;
 }

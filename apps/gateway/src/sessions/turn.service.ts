@@ -2,13 +2,21 @@ import { targetProfile } from '@nl2p/engine';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
-import { newSessionEnvelope, type Envelope, type SessionEvent, type UserInput } from '@nl2p/envelope';
+import {
+  glossaryResolutions,
+  newSessionEnvelope,
+  type Envelope,
+  type SessionEvent,
+  type TargetKind,
+  type UserInput,
+} from '@nl2p/envelope';
 import { preTurn } from '@nl2p/graph';
 import { countTurnEnd } from '@nl2p/metrics';
 import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/workflow-runtime';
-import { EventHub, EventLog, TraceLog, type SessionStore } from '@nl2p/session-store';
+import { EventHub, EventLog, ExampleStore, GlossaryStore, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
+import { similarExample } from '../examples/similar-request';
 import type { CreateSessionDto, TurnDto } from './dto';
 
 /** How often a waiting turn asks the checkpoint whether the turn is over, in case its end was missed. */
@@ -33,12 +41,15 @@ export class TurnService {
     private readonly traces: TraceLog,
     private readonly dispatcher: WorkflowDispatcher,
     private readonly control: TurnControl,
+    private readonly glossary: GlossaryStore,
+    private readonly examples: ExampleStore,
   ) {}
 
   async createSession(dto: CreateSessionDto, tenant: string): Promise<Envelope> {
-    const target = dto.target ?? this.config.target;
+    const target = dto.sources === 'all' ? this.sourcesTarget(dto) : (dto.target ?? this.config.target);
     const profile = targetProfile(target);
-    if (!profile.configured(this.config)) {
+    // Over all sources, the target's own connection is not used: each source has its own.
+    if (!dto.sources && !profile.configured(this.config)) {
       const hint = profile.enabledBy ? ` (${profile.enabledBy} is unset)` : '';
       throw new BadRequestException(`target ${target} is not configured on this server${hint}`);
     }
@@ -46,6 +57,7 @@ export class TurnService {
       sessionId: randomUUID().replaceAll('-', ''),
       tenant,
       target,
+      sources: dto.sources ?? null,
       maxAttempts: dto.max_attempts ?? this.config.workflow.maxAttempts,
       sink: dto.sink ? { type: dto.sink.type, props: dto.sink.props ?? {} } : this.config.sink,
       activeStream: dto.stream ?? null,
@@ -54,6 +66,21 @@ export class TurnService {
     envelope.pipeline_id = dto.pipeline_id ?? null;
     if (!(await this.store.create(envelope))) throw new ConflictException('session id collision; retry');
     return envelope;
+  }
+
+  /**
+   * A session over all sources still names one SQL target (its temp ids, its label): the one
+   * asked for, else the first source's engine. A streaming target cannot take part.
+   */
+  private sourcesTarget(dto: CreateSessionDto): TargetKind {
+    const sources = this.config.sources.list;
+    if (sources.length === 0)
+      throw new BadRequestException('sources: no SQL source is configured on this server (SQL_SOURCES)');
+    const target = dto.target ?? sources[0].engine;
+    if (targetProfile(target).streaming) {
+      throw new BadRequestException(`sources: all SQL sources cannot be addressed with the streaming target ${target}`);
+    }
+    return target;
   }
 
   /**
@@ -115,14 +142,21 @@ export class TurnService {
     span: Span,
     read?: TurnStartRead,
   ): Promise<{ envelope: Envelope; fromTurnEndId: string }> {
-    const input: UserInput = { text: dto.text, confirm: dto.confirm, feedback: dto.feedback, stream: dto.stream };
+    const input: UserInput = {
+      text: dto.text,
+      confirm: dto.confirm,
+      feedback: dto.feedback,
+      stream: dto.stream,
+      ...(dto.sql !== undefined ? { sql: dto.sql } : {}),
+    };
     if (
       input.text === undefined &&
       input.confirm === undefined &&
       input.feedback === undefined &&
-      input.stream === undefined
+      input.stream === undefined &&
+      input.sql === undefined
     ) {
-      throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream');
+      throw new BadRequestException('a turn needs one of: text, confirm, feedback, stream, sql');
     }
     const { current, fromTurnEndId } = read ?? (await this.readForTurn(sessionId));
     if (current.status === 'running') throw new ConflictException(`a turn is already running in session ${sessionId}`);
@@ -130,7 +164,14 @@ export class TurnService {
     const decision = preTurn(current, input);
     if (decision.kind === 'reject') throw new BadRequestException(decision.message);
     const traced = { ...decision.envelope, trace: injectCarrier(trace.setSpan(context.active(), span)) };
-    let next = decision.kind === 'run' ? { ...traced, node: decision.first } : traced;
+    // The tenant's glossary as it is now rides with the turn, so an entry taught meanwhile applies.
+    const glossary = decision.kind === 'run' ? glossaryResolutions(await this.glossary.list(current.tenant)) : [];
+    let next = decision.kind === 'run' ? { ...traced, node: decision.first, glossary } : traced;
+    // A new request (not a reply: that is read against its question) is compared with the
+    // tenant's confirmed questions, and the closest is shown beside it.
+    if (decision.kind === 'run' && input.text !== undefined && next.reply === null && next.request !== null) {
+      next = { ...next, similar_example: similarExample(next.request, await this.examples.list(current.tenant)) };
+    }
     // Recovery on resume: a temp pipeline the previous turn recorded but never deleted (it failed
     // or was cancelled) rides along, and the first node's runner deletes it before anything else.
     const leftover = current.validation.tmp_pipeline_id;
@@ -159,6 +200,7 @@ export class TurnService {
     if (!saved) throw conflict();
     // A turn that ends at once (a confirmation) ends here, not in a worker.
     countTurnEnd(saved.status);
+    await this.keepConfirmed(current, saved);
     if (leftover) {
       await this.dispatcher.scheduleReap({
         session_id: sessionId,
@@ -169,6 +211,13 @@ export class TurnService {
       });
     }
     return { envelope: saved, fromTurnEndId };
+  }
+
+  /** A confirmed request with its SQL becomes one of the tenant's examples. */
+  private async keepConfirmed(before: Envelope, after: Envelope): Promise<void> {
+    const confirmed = before.interrupt?.type === 'need_confirm' && after.user_input.confirm === true;
+    if (!confirmed || after.status !== 'idle' || !before.request || !before.draft.sql) return;
+    await this.examples.add(after.tenant, { request: before.request, sql: before.draft.sql, target: before.target });
   }
 
   /**

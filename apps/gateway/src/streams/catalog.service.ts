@@ -10,6 +10,7 @@ import {
 import { APP_CONFIG, type AppConfig } from '@nl2p/config';
 import { TargetKind, type TargetList } from '@nl2p/envelope';
 import { configuredTargets, targetProfile, type EngineTarget, type StreamInfo } from '@nl2p/engine';
+import { probeTarget } from './target-status';
 
 /** Same bound as a turn's `stream` field. */
 const MAX_STREAM_NAME = 256;
@@ -49,8 +50,8 @@ export class CatalogService implements OnModuleDestroy {
     return parsed.data;
   }
 
-  /** Targets a session may choose here (and whose catalogs can be read), the default first. */
-  targets(): TargetList {
+  /** Targets configured here, the default first, each marked reachable or not (and what to fix). */
+  async targets(): Promise<TargetList> {
     const kinds = configuredTargets(this.config);
     const ordered = [
       ...kinds.filter((k) => k === this.config.target),
@@ -58,11 +59,30 @@ export class CatalogService implements OnModuleDestroy {
     ];
     return {
       default: this.config.target,
-      targets: ordered.map((kind) => {
-        const profile = targetProfile(kind);
-        return { kind, label: profile.label, source_noun: profile.sourceNoun, streaming: profile.streaming };
-      }),
+      targets: await Promise.all(
+        ordered.map(async (kind) => {
+          const profile = targetProfile(kind);
+          const status = await probeTarget(kind, this.engine(kind), this.config);
+          return {
+            kind,
+            label: profile.label,
+            source_noun: profile.sourceNoun,
+            streaming: profile.streaming,
+            ...status,
+          };
+        }),
+      ),
+      sources: this.sources(),
     };
+  }
+
+  /** The named SQL sources, kept apart from the targets: no secret (a URL) is listed, only name and engine. */
+  private sources(): NonNullable<TargetList['sources']> {
+    return this.config.sources.list.map((s) => ({
+      name: s.name,
+      engine: s.engine,
+      label: targetProfile(s.engine).label,
+    }));
   }
 
   async list(kind: TargetKind): Promise<StreamList> {
@@ -79,6 +99,30 @@ export class CatalogService implements OnModuleDestroy {
       throw new NotFoundException(`no ${noun} named '${name}' on ${targetProfile(kind).label}`);
     }
     return { target: kind, ...info };
+  }
+
+  /** The target's engine, created once and shared (runs of an answer use the same one). */
+  engineFor(kind: TargetKind): EngineTarget {
+    return this.engine(kind);
+  }
+
+  /**
+   * Every table (or stream) of the configured targets with its columns, the default target's
+   * first where two share a name: what a glossary term is checked against (a tenant's terms serve
+   * whichever target a session reads). A target that cannot be read is left out, and when none
+   * can, the 502 says so.
+   */
+  async allTables(): Promise<Record<string, StreamInfo['columns']>> {
+    const kinds = configuredTargets(this.config).sort(
+      (a, b) => Number(b === this.config.target) - Number(a === this.config.target),
+    );
+    const read = await Promise.allSettled(kinds.map((kind) => this.list(kind)));
+    const lists = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (!lists.length)
+      throw new BadGatewayException('no engine could be read to check the definition; try again later');
+    const tables: Record<string, StreamInfo['columns']> = {};
+    for (const list of lists) for (const s of list.streams) tables[s.name] ??= s.columns;
+    return tables;
   }
 
   private engine(kind: TargetKind): EngineTarget {

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { TargetKind } from '@nl2p/envelope';
+import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { StreamDescriptionSchema, StreamListSchema, TargetKind, TargetListSchema } from '@nl2p/envelope';
+import { ApiErrors, ApiView, AUTH_ERRORS } from '../openapi/responses';
 import { CatalogService } from './catalog.service';
 
 const TARGET_QUERY = {
@@ -15,6 +16,7 @@ const TARGET_QUERY = {
  * not to a tenant: every authenticated caller sees the same catalog.
  */
 @ApiTags('streams')
+@ApiErrors(AUTH_ERRORS)
 @Controller('v1/streams')
 export class StreamsController {
   constructor(private readonly catalog: CatalogService) {}
@@ -25,7 +27,8 @@ export class StreamsController {
     description: '400 for an unknown or unconfigured target; 502 when the engine cannot be read.',
   })
   @ApiQuery(TARGET_QUERY)
-  @ApiResponse({ status: 200, description: '`{target, source_noun, streams: [{name, columns: [{name, data_type}]}]}`' })
+  @ApiView(200, StreamListSchema, "The target's streams or tables")
+  @ApiErrors({ 400: 'An unknown or unconfigured target', 502: 'The engine could not be read' })
   list(@Query('target') target?: string) {
     return this.catalog.list(this.catalog.target(target));
   }
@@ -37,6 +40,12 @@ export class StreamsController {
   })
   @ApiParam({ name: 'name', description: 'Stream or table name' })
   @ApiQuery(TARGET_QUERY)
+  @ApiView(200, StreamDescriptionSchema, 'The columns and their types')
+  @ApiErrors({
+    400: 'An unknown or unconfigured target, or a name over 256 characters',
+    404: 'No such stream or table',
+    502: 'The engine could not be read',
+  })
   describe(@Param('name') name: string, @Query('target') target?: string) {
     return this.catalog.describe(this.catalog.target(target), name);
   }
@@ -44,16 +53,18 @@ export class StreamsController {
 
 /** The targets this deployment can reach, so a client offers only those (and names them right). */
 @ApiTags('streams')
+@ApiErrors(AUTH_ERRORS)
 @Controller('v1/targets')
 export class TargetsController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The targets a session may choose here, the default first' })
-  @ApiResponse({
-    status: 200,
-    description: '`{default, targets: [{kind, label, source_noun, streaming}]}`',
+  @ApiOperation({
+    summary: 'The targets configured here, the default first',
+    description:
+      'Each target is read once (3 s at most): one whose engine does not answer is listed with `reachable: false` and `problem` naming the setting to fix.',
   })
+  @ApiView(200, TargetListSchema, 'The configured targets')
   list() {
     return this.catalog.targets();
   }

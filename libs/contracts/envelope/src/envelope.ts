@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { QueryPlan } from '@nl2p/query-plan';
+import { Answer, Asked, PendingReply, Resolution } from './conversation';
+import { SimilarExample } from './glossary';
 
 /**
  * Bump when the envelope's shape changes incompatibly; workers refuse other versions, except the
@@ -33,6 +35,7 @@ export const NODE_NAMES = [
   'cleanup',
   'confirm',
   'give_up',
+  'run_sources',
 ] as const;
 export const NodeName = z.enum(NODE_NAMES);
 export type NodeName = z.infer<typeof NodeName>;
@@ -52,6 +55,8 @@ export interface Column {
   data_type: string;
   fields?: Column[];
   element?: Column;
+  /** What the database's `COMMENT ON COLUMN` says (SQL targets). */
+  comment?: string;
 }
 export const Column: z.ZodType<Column> = z.lazy(() =>
   z.object({
@@ -59,8 +64,24 @@ export const Column: z.ZodType<Column> = z.lazy(() =>
     data_type: z.string(),
     fields: z.array(Column).optional(),
     element: Column.optional(),
+    comment: z.string().optional(),
   }),
 );
+
+/** What a SQL target's catalog says of a table beyond its columns: its comment and declared keys. */
+export const TableFacts = z.object({
+  comment: z.string().optional(),
+  primary_key: z.array(z.string()).optional(),
+  foreign_keys: z
+    .array(
+      z.object({
+        columns: z.array(z.string()),
+        references: z.object({ table: z.string(), columns: z.array(z.string()) }),
+      }),
+    )
+    .optional(),
+});
+export type TableFacts = z.infer<typeof TableFacts>;
 
 export const StreamSchema = z.object({
   name: z.string(),
@@ -79,6 +100,11 @@ export const UserInput = z.object({
   feedback: z.string().optional(),
   confirm: z.boolean().optional(),
   stream: z.string().optional(),
+  /**
+   * SQL the person wrote in place of the draft: checked by the same local check and engine
+   * validation as any draft, and never repaired by a model (a failure is told back as it is).
+   */
+  sql: z.string().optional(),
 });
 export type UserInput = z.infer<typeof UserInput>;
 
@@ -95,6 +121,8 @@ export const Interrupt = z.object({
   type: InterruptType,
   question: z.string(),
   choices: z.array(z.string()).nullable().default(null),
+  /** A clarification: what it asked about, so the reply is read against it (null: a free question). */
+  asked: Asked.nullable().optional(),
 });
 export type Interrupt = z.infer<typeof Interrupt>;
 
@@ -112,6 +140,30 @@ export const Preview = z.object({
   truncated: z.boolean(),
 });
 export type Preview = z.infer<typeof Preview>;
+
+/** One part of a question answered across sources: the SQL its own engine ran, and how it went. */
+export const SourcePart = z.object({
+  id: z.string(),
+  source: z.string(),
+  engine: z.string(),
+  sql: z.string(),
+  /** The source engine's own plan of the part. */
+  explain: z.string(),
+  rows: z.number().int().nonnegative(),
+  /** The part returned more rows than its limit (then nothing is joined from it). */
+  capped: z.boolean(),
+  elapsed_ms: z.number().nonnegative(),
+});
+export type SourcePart = z.infer<typeof SourcePart>;
+
+/** How a question over all SQL sources was answered: its parts, and the combine that joined them. */
+export const SourcesRun = z.object({
+  parts: z.array(SourcePart),
+  /** The SQL the in-process DuckDB ran over the parts; null when one source answered alone. */
+  combine_sql: z.string().nullable(),
+  combine_ms: z.number().nonnegative().nullable(),
+});
+export type SourcesRun = z.infer<typeof SourcesRun>;
 
 export const TurnStatus = z.enum(['idle', 'running', 'waiting', 'failed', 'cancelled']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
@@ -131,6 +183,8 @@ export const READING_LINK_KINDS = [
   'time_group',
   'order',
   'arithmetic',
+  'relation',
+  'text_match',
 ] as const;
 
 export const ReadingToken = z.object({
@@ -166,7 +220,7 @@ export const Reading = z.object({
   plan: QueryPlan.nullable(),
   /** Columns the words were tied to, best first (`table` + plan-slot label). */
   columns: z.array(z.object({ table: z.string(), label: z.string() })),
-  /** Every token of the request with what consumed it (the person's words: without `Clarification:`). */
+  /** Every token of the request with what consumed it. */
   tokens: z.array(ReadingToken),
   /** Content words that name nothing in the data. */
   unknown: z.array(z.string()),
@@ -209,6 +263,11 @@ export const Envelope = z.object({
   node: NodeName.nullable(),
   status: TurnStatus,
   target: TargetKind,
+  /**
+   * `all`: the session addresses every configured SQL source (`SQL_SOURCES`) at once, tables named
+   * `source.table`; a question is split into parts run where their data lives. Null: `target` alone.
+   */
+  sources: z.literal('all').nullable().default(null),
   /** The tenant whose API key created the session; nobody else sees it. */
   tenant: z.string().default('local'),
   /**
@@ -231,6 +290,8 @@ export const Envelope = z.object({
    * unsupported, and its stream list can be long, so it keeps only the active stream's schema).
    */
   tables: z.record(z.string(), z.array(Column)).default({}),
+  /** SQL targets: each table's comment and declared keys, where the catalog has them. */
+  table_facts: z.record(z.string(), TableFacts).default({}),
   /** Hash of the cached catalog digest (functions + syntax); the digest itself stays out. */
   digest_hash: z.string().nullable(),
 
@@ -249,6 +310,24 @@ export const Envelope = z.object({
   /** A pipeline id the person named; the request carries `REPLACE_ME` otherwise. */
   pipeline_id: z.string().nullable(),
   feedback: z.string().nullable(),
+  /** A reply to a clarification, read against what was asked by the `link` node. */
+  reply: PendingReply.nullable().default(null),
+  /** Words the person explained in this session (replies, definitions): every reading applies them. */
+  resolutions: z.array(Resolution).default([]),
+  /**
+   * The tenant's glossary as the turn started (read by the gateway at each turn's start): read like
+   * the session's resolutions, which win for a word explained in both.
+   */
+  glossary: z.array(Resolution).default([]),
+  /** A confirmed earlier question of the tenant close to this request (set by the gateway when it starts). */
+  similar_example: SimilarExample.nullable().default(null),
+  /** A model's questions about this request and the person's answers (the model sees them; the linker never). */
+  answers: z.array(Answer).default([]),
+  /**
+   * Feedback turns: how many preview rows the plan being changed returned, so a change that
+   * empties the result is flagged before anyone confirms it (null: no earlier preview).
+   */
+  previous_rows: z.number().int().nonnegative().nullable().default(null),
 
   draft: z.object({
     preview_text: z.string().nullable(),
@@ -259,6 +338,8 @@ export const Envelope = z.object({
     mode: z.enum(['plan', 'sql']).nullable().default(null),
     /** Plan mode: the plan `sql` was compiled from (shown to the person beside the SQL). */
     plan: QueryPlan.nullable().default(null),
+    /** What the person must know before confirming: contradicting conditions, an emptied result. */
+    warnings: z.array(z.string()).optional(),
   }),
   validation: z.object({
     tmp_pipeline_id: z.string().nullable(),
@@ -278,6 +359,8 @@ export const Envelope = z.object({
     preview_error: z.string().nullable().default(null),
   }),
   sink: SinkConfig,
+  /** Sessions over all sources: the parts and the combine of this turn's answer (null otherwise). */
+  sources_run: SourcesRun.nullable().default(null),
   interrupt: Interrupt.nullable(),
   /** The answer of a turn that ends without SQL (stream list, schema). */
   answer: z
@@ -330,6 +413,8 @@ export function parseEnvelope(value: unknown): Envelope {
 export interface NewSessionOptions {
   sessionId: string;
   target: TargetKind;
+  /** `all`: address every SQL source at once (see `Envelope.sources`). */
+  sources?: 'all' | null;
   maxAttempts: number;
   sink: SinkConfig;
   activeStream?: string | null;
@@ -348,6 +433,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     node: null,
     status: 'idle',
     target: opts.target,
+    sources: opts.sources ?? null,
     tenant: opts.tenant ?? 'local',
     deployment: opts.deployment ?? '',
     created_at: now,
@@ -356,6 +442,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     stream_schema: null,
     streams: [],
     tables: {},
+    table_facts: {},
     digest_hash: null,
     history: { summary: '', messages: [] },
     user_input: {},
@@ -365,10 +452,17 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     requested_stream: null,
     pipeline_id: null,
     feedback: null,
+    reply: null,
+    resolutions: [],
+    glossary: [],
+    similar_example: null,
+    answers: [],
+    previous_rows: null,
     draft: emptyDraft(),
     validation: freshValidation(opts.maxAttempts),
     explain: emptyExplain(),
     sink: opts.sink,
+    sources_run: null,
     interrupt: null,
     answer: null,
     error: null,

@@ -28,6 +28,23 @@ export function tmpPipelineIdOf(e: {
   return tmpPipelineId(e.session_id, e.turn_id, e.validation.attempt, e.deployment);
 }
 
+/**
+ * What a dry run of an attempt's candidate creates on a streaming engine (its input stream and
+ * its pipeline, under one name): the attempt's temp id with this suffix, so the same sweeps that
+ * find the attempt's temp pipeline find these.
+ */
+export const DRY_RUN_SUFFIX = '_dry';
+
+/** The dry run's temp name of the envelope's current attempt. */
+export function dryRunIdOf(e: Parameters<typeof tmpPipelineIdOf>[0]): string {
+  return `${tmpPipelineIdOf(e)}${DRY_RUN_SUFFIX}`;
+}
+
+/** A dry run's temp name: a stream as well as a pipeline go by it. */
+export function isDryRunId(id: string): boolean {
+  return isTmpPipelineId(id) && id.endsWith(DRY_RUN_SUFFIX);
+}
+
 export function isTmpPipelineId(id: string): boolean {
   return id.startsWith(TMP_PIPELINE_PREFIX);
 }

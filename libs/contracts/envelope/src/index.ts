@@ -4,3 +4,7 @@ export * from './ids';
 export * from './failures';
 export * from './session-view';
 export * from './trace';
+export * from './conversation';
+export { conditionColumns, conditionText, literalText } from './condition-text';
+export * from './api-views';
+export * from './glossary';

@@ -1,15 +1,17 @@
-import type { Envelope, TargetKind } from './envelope';
+import type { Envelope } from './envelope';
+import type { SessionSummary, SessionView } from './api-views';
 
 // The REST gateway's projections of a session: the wire contract its clients (CLI, console, MCP)
 // read, kept beside the envelope they project.
 
 /** What a client sees of a session: enough to act on, nothing internal. */
-export function sessionView(e: Envelope) {
+export function sessionView(e: Envelope): SessionView {
   return {
     session_id: e.session_id,
     status: e.status,
     turn_id: e.turn_id,
     target: e.target,
+    sources: e.sources,
     node: e.node,
     active_stream: e.active_stream,
     interrupt: e.interrupt,
@@ -19,11 +21,18 @@ export function sessionView(e: Envelope) {
     draft_mode: e.draft.mode,
     query_plan: e.draft.plan,
     assumptions: e.draft.assumptions,
+    /** Read before confirming: contradicting conditions, or a change that emptied the result. */
+    warnings: e.draft.warnings ?? [],
+    /** Words explained in this session (replies, definitions), applied to every request read. */
+    resolutions: e.resolutions,
+    /** A confirmed earlier question of the tenant this request is close to ("like your earlier question"). */
+    similar_to: e.similar_example,
     questions: e.draft.questions,
     explain: e.explain.pretty,
     pipeline_request: e.explain.pipeline_request,
     preview: e.explain.preview,
     preview_error: e.explain.preview_error,
+    sources_run: e.sources_run,
     answer: e.answer,
     error: e.error,
     attempts: {
@@ -35,10 +44,9 @@ export function sessionView(e: Envelope) {
     updated_at: e.updated_at,
   };
 }
-export type SessionView = ReturnType<typeof sessionView>;
 
 /** One line of `GET /v1/sessions`: enough to pick a session up again. */
-export function sessionSummary(e: Envelope) {
+export function sessionSummary(e: Envelope): SessionSummary {
   return {
     session_id: e.session_id,
     status: e.status,
@@ -50,11 +58,4 @@ export function sessionSummary(e: Envelope) {
     created_at: e.created_at,
     updated_at: e.updated_at,
   };
-}
-export type SessionSummary = ReturnType<typeof sessionSummary>;
-
-/** `GET /v1/targets`: the targets a session may choose on this deployment, the default first. */
-export interface TargetList {
-  default: TargetKind;
-  targets: { kind: TargetKind; label: string; source_noun: 'stream' | 'table'; streaming: boolean }[];
 }

@@ -63,7 +63,8 @@ function variants(): Envelope[] {
                   draft: { ...base.draft, sql },
                   validation: { ...base.validation, ok, error, error_stage: error ? 'local' : null, attempt },
                 });
-  return out;
+  // The same states in a session over all SQL sources.
+  return [...out, ...out.map((e) => ({ ...e, sources: 'all' as const }))];
 }
 
 function edges(node: NodeName): Set<Next> {
@@ -77,7 +78,14 @@ describe('the workflow graph', () => {
   });
 
   it('reaches every node from the entry points pre_turn can choose', () => {
-    const entries: NodeName[] = ['init_session', 'ensure_active_stream', 'describe_stream', 'revise_sql', 'link'];
+    const entries: NodeName[] = [
+      'init_session',
+      'ensure_active_stream',
+      'describe_stream',
+      'revise_sql',
+      'link',
+      'prevalidate',
+    ];
     const seen = new Set<NodeName>(entries);
     const todo = [...entries];
     while (todo.length) {
@@ -89,6 +97,16 @@ describe('the workflow graph', () => {
       }
     }
     expect([...seen].sort()).toEqual([...NODE_NAMES].sort());
+  });
+
+  it('runs a request over all sources on run_sources, unless the reading asked or answered', () => {
+    const e = { ...base, sources: 'all' as const, request: REQUEST, reading: reading({ trusted: false }) };
+    expect(GRAPH.link.next(e)).toBe('run_sources');
+    expect(GRAPH.link.next({ ...e, interrupt: { type: 'need_clarification', question: 'q', choices: null } })).toBe(
+      END,
+    );
+    expect(GRAPH.link.next({ ...e, sources: null, intent: null })).toBe('route_intent');
+    expect(GRAPH.run_sources.next(e)).toBe(END);
   });
 
   it('reaches END from every node', () => {
@@ -124,6 +142,16 @@ describe('the workflow graph', () => {
     }
     expect(path.filter((n) => n === 'revise_sql')).toHaveLength(2);
     expect(path[path.length - 1]).toBe('give_up');
+  });
+
+  it("never sends the person's own SQL to a model for repair: a failed check gives up at once, saying why", () => {
+    const edited: Envelope = { ...base, intent: 'nl2sql', user_input: { sql: 'SELECT nope FROM s' } };
+    const local = { ...edited, validation: { ...edited.validation, error: 'no column nope' } };
+    expect(GRAPH.prevalidate.next(local)).toBe('give_up');
+    expect(GRAPH.validate.next({ ...edited, validation: { ...edited.validation, ok: false } })).toBe('give_up');
+    expect(GRAPH.validate.next({ ...edited, validation: { ...edited.validation, ok: true } })).toBe('explain');
+    // The same failure of a drafted SQL is repaired while the budget lasts.
+    expect(GRAPH.prevalidate.next({ ...local, user_input: { text: 'x' } })).toBe('revise_sql');
   });
 
   it('stops at an interrupt instead of drafting without a stream or an answer', () => {

@@ -26,9 +26,12 @@ const ENGINE_JOB: NodeJobOptions = { attempts: 3, backoffMs: 1_000 };
 // Pure computation: a failure is a bug, retrying cannot help.
 const PURE_JOB: NodeJobOptions = { attempts: 1, backoffMs: 0 };
 
-/** After a failed check: another revision while the budget lasts, else give up. */
-const reviseOrGiveUp = (e: Envelope): Next =>
-  e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up';
+/**
+ * After a failed check: another revision while the budget lasts, else give up. SQL the person
+ * wrote is theirs: a model never rewrites it behind their back, so its failure is told at once.
+ */
+export const reviseOrGiveUp = (e: Envelope): Next =>
+  e.user_input.sql === undefined && e.validation.attempt < e.validation.max_attempts ? 'revise_sql' : 'give_up';
 
 /**
  * After a draft or revision: a question stops the turn; a plan that could not be checked or
@@ -53,12 +56,18 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   init_session: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => 'link' },
   // The request read once (the linker needs the cached catalog's values, which an expired cache
   // reloads from the engine). A trusted reading that settled the intent (a query) and the plan
-  // leaves the router nothing to decide.
+  // leaves the router nothing to decide. A reply read here may ask again, or drop the request.
   link: {
     queue: QueueName.Validator,
     jobOptions: ENGINE_JOB,
     next: (e) =>
-      e.interrupt ? END : e.intent === 'nl2sql' && readingTrusted(e) ? 'ensure_active_stream' : 'route_intent',
+      e.interrupt || e.answer
+        ? END
+        : e.sources === 'all'
+          ? 'run_sources'
+          : e.intent === 'nl2sql' && (readingTrusted(e) || e.answers.length > 0)
+            ? 'ensure_active_stream'
+            : 'route_intent',
   },
   route_intent: {
     queue: QueueName.RouterLlm,
@@ -111,6 +120,10 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   cleanup: { queue: QueueName.Explainer, jobOptions: ENGINE_JOB, next: () => 'confirm' },
   confirm: { queue: QueueName.Explainer, jobOptions: PURE_JOB, next: () => END },
   give_up: { queue: QueueName.Explainer, jobOptions: PURE_JOB, next: () => END },
+  // Sessions over all SQL sources: the request's plan split into parts, each run on its own
+  // source, joined in DuckDB, and answered in words; a question the split raises stops the turn.
+  // The parts are read-only queries, so a source that is briefly down is retried as an engine call.
+  run_sources: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
 };
 
 /** Nodes a given queue's consumer must be able to run. */

@@ -115,18 +115,40 @@ describe('preTurn', () => {
     expect(preTurn(pending, { text: 'show all streams please' })).toMatchObject({ kind: 'run', first: 'init_session' });
   });
 
-  it('joins a clarification answer to the original request', () => {
+  it('keeps a clarification reply for the link node to read against what was asked; the request stays as said', () => {
+    const asked = {
+      kind: 'threshold' as const,
+      word: 'hot',
+      table: 'sensor_stream',
+      column: { column: 'temperature' },
+    };
     const pending: Envelope = {
       ...withStreams,
       node: 'draft_sql',
-      interrupt: { type: 'need_clarification', question: 'which threshold?', choices: null },
+      interrupt: { type: 'need_clarification', question: 'which threshold?', choices: null, asked },
     };
     const d = preTurn(pending, { text: '30 degrees' });
-    expect(d).toMatchObject({ kind: 'run', first: 'ensure_active_stream' });
-    if (d.kind === 'run') expect(d.envelope.request).toBe('avg temp\nClarification: 30 degrees');
-    // The router asked: the joined request is read again before routing.
-    const fromRouter = preTurn({ ...pending, node: 'route_intent' }, { text: 'the sensor one' });
-    expect(fromRouter).toMatchObject({ kind: 'run', first: 'link' });
+    expect(d).toMatchObject({ kind: 'run', first: 'link' });
+    if (d.kind === 'run') {
+      expect(d.envelope.request).toBe('avg temp');
+      expect(d.envelope.reply).toEqual({ asked, text: '30 degrees' });
+    }
+    // A question without a recorded slot (an older checkpoint) is an open question.
+    const legacy = preTurn({ ...pending, interrupt: { ...pending.interrupt!, asked: undefined } }, { text: 'x' });
+    if (legacy.kind === 'run')
+      expect(legacy.envelope.reply?.asked).toEqual({ kind: 'open', question: 'which threshold?' });
+  });
+
+  it('"never mind" at a clarification drops the request and ends the turn', () => {
+    const pending: Envelope = {
+      ...withStreams,
+      interrupt: { type: 'need_clarification', question: 'which?', choices: null },
+    };
+    for (const text of ['never mind', 'Nevermind.', 'cancel', 'forget it']) {
+      const d = preTurn(pending, { text });
+      expect(d).toMatchObject({ kind: 'done', envelope: { status: 'idle', interrupt: null } });
+      if (d.kind === 'done') expect(d.envelope.answer?.text).toMatch(/Dropped/);
+    }
   });
 
   it('drops the reading of a request the turn no longer serves', () => {
@@ -147,6 +169,17 @@ describe('preTurn', () => {
       { stream: withStreams.streams[0] },
     );
     expect(streamAnswer.kind === 'run' && streamAnswer.envelope.reading).toBe(reading);
+  });
+
+  it('says what a session waiting for a confirmation expects when a stream choice comes alone', () => {
+    const waiting = { ...fresh, interrupt: { type: 'need_confirm' as const, question: 'ok?', choices: null } };
+    const decision = preTurn(waiting, { stream: 'orders' });
+    expect(decision).toMatchObject({ kind: 'reject' });
+    expect(decision.kind === 'reject' && decision.message).toMatch(/waits for a confirmation.*"confirm": true/);
+    expect(preTurn(fresh, { stream: 'orders' })).toMatchObject({
+      kind: 'reject',
+      message: expect.stringMatching(/no which-stream question is pending/),
+    });
   });
 
   it('rejects confirm or feedback with nothing pending, and empty text', () => {
@@ -173,5 +206,45 @@ describe('matchStream', () => {
     expect(matchStream(['a', 'B'], 'b')).toBe('B');
     expect(matchStream(['ab', 'AB'], 'Ab')).toBeUndefined();
     expect(matchStream(['a'], 'c')).toBeUndefined();
+  });
+
+  describe('SQL the person edited', () => {
+    const waiting: Envelope = {
+      ...withStreams,
+      active_stream: 'sensor_stream',
+      draft: { ...withStreams.draft, sql: 'SELECT a FROM sensor_stream', mode: 'plan' },
+      explain: { ...withStreams.explain, pretty: 'plan', pipeline_request: { id: 'REPLACE_ME' } },
+      validation: { ...withStreams.validation, attempt: 2, ok: true },
+      interrupt: { type: 'need_confirm', question: 'ok?', choices: null },
+    };
+
+    it('replaces the draft and is checked from prevalidate, with nothing of the earlier SQL left to show', () => {
+      const d = preTurn(waiting, { sql: '  SELECT b FROM sensor_stream ' });
+      expect(d).toMatchObject({ kind: 'run', first: 'prevalidate' });
+      if (d.kind !== 'run') return;
+      expect(d.envelope.draft).toMatchObject({ sql: 'SELECT b FROM sensor_stream', mode: 'sql', plan: null });
+      expect(d.envelope.validation).toMatchObject({ attempt: 0, ok: false, failures: [] });
+      expect(d.envelope.explain).toMatchObject({ pretty: null, pipeline_request: null });
+      expect(d.envelope.interrupt).toBeNull();
+      expect(d.envelope.user_input.sql).toBe('  SELECT b FROM sensor_stream ');
+    });
+
+    it('is taken after an accepted answer and after a failed check, not before any SQL or at a stream choice', () => {
+      expect(preTurn({ ...waiting, status: 'idle', interrupt: null }, { sql: 'SELECT 1' })).toMatchObject({
+        kind: 'run',
+      });
+      const failed: Envelope = { ...waiting, interrupt: { type: 'need_clarification', question: 'no', choices: null } };
+      expect(preTurn(failed, { sql: 'SELECT 1' })).toMatchObject({ kind: 'run' });
+      expect(preTurn(withStreams, { sql: 'SELECT 1' })).toMatchObject({
+        kind: 'reject',
+        message: expect.stringContaining('no SQL in this session') as string,
+      });
+      const choosing: Envelope = { ...waiting, interrupt: { type: 'need_stream', question: 'which?', choices: [] } };
+      expect(preTurn(choosing, { sql: 'SELECT 1' })).toMatchObject({ kind: 'reject' });
+      expect(preTurn(waiting, { sql: '   ' })).toMatchObject({
+        kind: 'reject',
+        message: 'sql must be a non-empty SELECT',
+      });
+    });
   });
 });

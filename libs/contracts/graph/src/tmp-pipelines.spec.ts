@@ -23,6 +23,7 @@ describe('temp pipeline ids', () => {
       sessionId: SID,
       turnId: 12,
       attempt: 3,
+      dryRun: false,
     });
     // The deployment that made it, so janitors sharing a Manager tell theirs from others'.
     expect(tmpPipelineId(SID, 12, 3, '0a1b2c3d')).toBe(`__nl2pipeline_tmp__0a1b2c3d_${SID}_12_3`);
@@ -31,6 +32,12 @@ describe('temp pipeline ids', () => {
       sessionId: SID,
       turnId: 12,
       attempt: 3,
+      dryRun: false,
+    });
+    // A dry run's input stream and pipeline: the attempt's id with `_dry`.
+    expect(parseTmpPipelineId(`${tmpPipelineId(SID, 12, 3, '0a1b2c3d')}_dry`)).toMatchObject({
+      attempt: 3,
+      dryRun: true,
     });
     expect(parseTmpPipelineId('__nl2pipeline_tmp__whatever')).toBeNull();
     expect(parseTmpPipelineId('sensor_avg')).toBeNull();
@@ -41,6 +48,7 @@ describe('temp pipeline ids', () => {
     const id = tmpPipelineId(SID, 4, 1);
     expect(ownsTmpPipeline(at({ node: 'explain' }), id)).toBe(true);
     expect(ownsTmpPipeline(at({ node: 'validate' }), id)).toBe(true);
+    expect(ownsTmpPipeline(at({ node: 'validate' }), `${id}_dry`)).toBe(true);
     expect(ownsTmpPipeline(at({ node: 'confirm' }, 1, id), id)).toBe(true);
     // The attempt moved on, the turn ended, another turn runs, or the session is gone.
     expect(ownsTmpPipeline(at({ node: 'revise_sql' }), id)).toBe(false);
@@ -54,9 +62,11 @@ describe('temp pipeline ids', () => {
 
   it('a checkpoint names the ones it may have left behind', () => {
     const recorded = tmpPipelineId(SID, 3, 2);
+    // At validate, also the attempt's dry run, which a crash mid-run may have left.
     expect(tmpPipelinesOf(at({ node: 'validate' }, 1, recorded)).sort()).toEqual(
-      [recorded, tmpPipelineId(SID, 4, 1)].sort(),
+      [recorded, tmpPipelineId(SID, 4, 1), `${tmpPipelineId(SID, 4, 1)}_dry`].sort(),
     );
+    expect(tmpPipelinesOf(at({ node: 'explain' }, 1))).toEqual([tmpPipelineId(SID, 4, 1)]);
     expect(tmpPipelinesOf(at({ node: 'draft_sql' }))).toEqual([]);
   });
 });

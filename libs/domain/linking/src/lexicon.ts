@@ -1,4 +1,5 @@
 import { singular } from './text';
+import { wordTable } from './word-table';
 
 /**
  * General English knowledge the linker needs: abbreviations found in column names, words that
@@ -7,7 +8,7 @@ import { singular } from './text';
  */
 
 /** Abbreviation (as found in identifiers, or typed) → the words it stands for. */
-export const ABBREVIATIONS: Record<string, string[][]> = {
+export const ABBREVIATIONS: Record<string, string[][]> = wordTable({
   acct: [['account']],
   addr: [['address']],
   alt: [['altitude']],
@@ -90,7 +91,7 @@ export const ABBREVIATIONS: Record<string, string[][]> = {
     ['postal', 'code'],
     ['zip', 'code'],
   ],
-};
+});
 
 /**
  * Identifier parts that say what kind of column it is rather than what it is about: a request
@@ -153,7 +154,7 @@ export const GENERIC_PARTS = new Set([
  * they measure, so a request that names the quantity (`cost`, `how far`, `how heavy`) meets the
  * column through that word's meaning. General knowledge of units, true of any schema.
  */
-export const UNIT_QUANTITIES: Record<string, string> = {
+export const UNIT_QUANTITIES: Record<string, string> = wordTable({
   usd: 'price',
   eur: 'price',
   gbp: 'price',
@@ -187,7 +188,7 @@ export const UNIT_QUANTITIES: Record<string, string> = {
   kmh: 'speed',
   kph: 'speed',
   mph: 'speed',
-};
+});
 
 /** Parts that mark a column as a point in time: `ordered_at`, `pickup_ts`, `created_date`. */
 export const TEMPORAL_PARTS = new Set(['at', 'ts', 'time', 'timestamp', 'date', 'datetime', 'dt', 'tm', 'when']);
@@ -273,7 +274,7 @@ export const CUE_WORDS = new Set(
   `average avg mean median maximum max highest peak minimum min lowest sum total count distinct different unique
   top bottom best worst biggest largest greatest smallest recent newest latest oldest earliest
   above below over under greater less lower higher exceeds exceed exceeding exceeded least most equal equals exactly
-  between except excluding exclude other than neither nor not without
+  between except excluding exclude other than neither nor not never without
   hourly daily weekly monthly yearly annually quarterly
   second seconds minute minutes hour hours day days week weeks month months quarter quarters year years
   window windows bucket buckets interval intervals sliding tumbling rolling moving period periods
@@ -354,3 +355,16 @@ function inflectedRequestVerb(w: string): boolean {
     (REQUEST_VERBS.has(base) || REQUEST_VERBS.has(`${base}e`) || REQUEST_VERBS.has(base.replace(/(.)\1$/, '$1')))
   );
 }
+
+/** Verbs a yes/no column's name may begin with (`is_open`, `has_auto_gearbox`), read away as well. */
+export const BOOLEAN_PREFIXES: ReadonlySet<string> = new Set([
+  'is',
+  'has',
+  'was',
+  'can',
+  'does',
+  'did',
+  'are',
+  'have',
+  'had',
+]);

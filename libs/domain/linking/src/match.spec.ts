@@ -84,6 +84,26 @@ describe('value linking', () => {
     expect(values('vouchers', taxi)).toEqual(['payment_type=voucher']);
   });
 
+  it('links a name from a column of names (more than 50 values) only when said as a name', () => {
+    // 60 city names, one of them an ordinary word: a column of names, not of categories.
+    const cities = [...Array.from({ length: 59 }, (_, k) => `Town ${k}`), 'Reading', 'New York'].slice(0, 61);
+    const schema: LinkSchema = {
+      tables: {
+        stores: [
+          { name: 'city', data_type: 'VARCHAR' },
+          { name: 'sales', data_type: 'DOUBLE' },
+        ],
+      },
+      values: { stores: { city: cities } },
+      streaming: false,
+    };
+    expect(values('total sales of the stores in New York', schema)).toEqual(['city=New York']);
+    expect(values('stores in Reading with sales above 10', schema)).toEqual(['city=Reading']);
+    // Said as an ordinary word, `reading` is not the town.
+    expect(values('the latest reading of sales per store', schema)).toEqual([]);
+    expect(values('stores in new york', schema)).toEqual([]);
+  });
+
   it('prefers the longest phrase: a table name over a value inside it', () => {
     const links = linkRequest('How many sensor readings are there?', demo);
     expect(links.terms.map((t) => [t.text, t.tables[0]?.table, t.values.length])).toEqual([

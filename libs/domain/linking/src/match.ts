@@ -1,6 +1,8 @@
+import levenshtein from 'damerau-levenshtein';
 import { abbreviationScore } from './lexical/abbreviation';
 import { lemmaOf } from './lexical/lemmas';
 import { LOOSE_RELATIONS, RELATION_SCORE, relationBetween } from './lexical/related';
+import { isWord } from './lexical/segment';
 import {
   ABBREVIATIONS,
   CONCEPTS,
@@ -17,7 +19,7 @@ import { singular, stem, type Token } from './text';
 import type { ColumnCandidate, MatchKind, Meaning, TableCandidate, TermLink, ValueCandidate } from './types';
 
 /** How a request word met an identifier word, from surest to weakest. */
-export type WordVia = 'same' | 'plural' | 'abbreviation' | 'time' | 'stem' | 'related';
+export type WordVia = 'same' | 'plural' | 'abbreviation' | 'time' | 'stem' | 'related' | 'typo';
 
 export interface WordMatch {
   score: number;
@@ -72,7 +74,21 @@ function computeWordMatch(req: string, target: string): WordMatch | null {
       best = { score: RELATION_SCORE[r], via: 'related', ...(LOOSE_RELATIONS.has(r) ? { loose: true as const } : {}) };
     }
   }
+  if (!best && !spellingOnly && isTypoOf(req, target)) best = { score: TYPO_SCORE, via: 'typo' };
   return best;
+}
+
+const TYPO_SCORE = 0.8;
+
+/**
+ * One slip of the keys (a letter left out, added, changed, or two swapped: `prcie` price,
+ * `temprature` temperature) in a word of five letters or more that is no word itself: `prize`
+ * is a word and never a typo of `price`.
+ */
+export function isTypoOf(req: string, target: string): boolean {
+  if (req.length < 5 || target.length < 5 || Math.abs(req.length - target.length) > 1) return false;
+  if (!/^[a-z]+$/.test(req) || !/^[a-z]+$/.test(target) || isWord(req)) return false;
+  return levenshtein(req, target).steps === 1;
 }
 
 /** The score of `wordMatch`, 0 when the words do not meet. */
@@ -82,7 +98,7 @@ export function wordScore(req: string, target: string): number {
 
 function kindOf(weakest: WordMatch, factor: number, full: boolean): MatchKind {
   if (!full) return 'partial';
-  if (weakest.via === 'related') return 'related';
+  if (weakest.via === 'related' || weakest.via === 'typo') return 'related';
   const min = weakest.score;
   if (min >= 1 && factor >= 1) return 'exact';
   if (min >= 0.95 && factor >= 1) return 'plural';
@@ -126,8 +142,15 @@ export function matchReading(words: readonly string[], r: Reading): ReadingMatch
       score *= min * r.factor;
       kind = coveredSpecific.length === 0 ? 'generic' : 'partial';
     }
+    // A typo is shown as a reading, as a match by meaning is (`"prcie" is read as price`).
     const byMeaning: Meaning | null =
-      weakest.via === 'related' ? (weakest.loose ? 'loosely' : 'closely') : r.meaning ? 'closely' : null;
+      weakest.via === 'related' || weakest.via === 'typo'
+        ? weakest.loose
+          ? 'loosely'
+          : 'closely'
+        : r.meaning
+          ? 'closely'
+          : null;
     if (!best || score > best.score) best = { score, kind, ...(byMeaning ? { byMeaning } : {}) };
   }
   return best;
@@ -140,7 +163,7 @@ export interface ReadingMatch {
   byMeaning?: Meaning;
 }
 
-function bestReading(words: readonly string[], readings: readonly Reading[]) {
+function bestReadingOf(words: readonly string[], readings: readonly Reading[]) {
   let best: ReadingMatch | null = null;
   for (const r of readings) {
     const m = matchReading(words, r);
@@ -218,7 +241,9 @@ function candidatesFor(
   if (single && span[0]?.kind === 'number') return null;
 
   const values: ValueCandidate[] = [];
-  for (const v of index.values) {
+  const saidAsName = span.some((t) => t.kind === 'number' || (t.i > 0 && /^\p{Lu}/u.test(t.text)));
+  for (const v of index.valuesSaidAs(words)) {
+    if (v.name && !saidAsName) continue;
     const s = valueScore(words, v.words);
     if (s > 0) values.push({ table: v.table, column: v.column, value: v.value, score: s });
   }
@@ -228,12 +253,19 @@ function candidatesFor(
   const verb = single && REQUEST_VERBS.has(first);
   const accept = (m: ReadingMatch | null) =>
     !!m && m.score >= (single ? MIN_SINGLE : MIN_MULTI) && (!verb || m.kind === 'exact' || m.kind === 'plural');
+  // `check-ins`, `e-mail`: a phrase glued by hyphens is also said as one word (`checkin`, `email`).
+  const glued = span.length > 1 && span.slice(1).every((t) => t.joined) ? [words.join('')] : null;
+  const bestReading = (readings: readonly Reading[]) => {
+    const own = bestReadingOf(words, readings);
+    const one = glued ? bestReadingOf(glued, readings) : null;
+    return one && (!own || one.score > own.score) ? one : own;
+  };
   for (const t of index.tables) {
-    const m = bestReading(words, t.readings);
+    const m = bestReading(t.readings);
     if (m && accept(m))
       tables.push({ table: t.name, score: m.score, match: m.kind, ...(m.byMeaning ? { byMeaning: m.byMeaning } : {}) });
     for (const c of t.columns) {
-      const cm = bestReading(words, c.readings);
+      const cm = bestReading(c.readings);
       if (cm && accept(cm)) columns.push(candidate(c, cm.score, cm.kind, cm.byMeaning));
     }
   }

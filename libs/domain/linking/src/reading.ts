@@ -86,6 +86,8 @@ function coveringLinks(links: Links): ({ kind: LinkKind; width: number } | undef
     ...links.timeGroups.map((span) => ({ kind: 'time_group' as const, span })),
     ...links.orders.map((span) => ({ kind: 'order' as const, span })),
     ...links.arithmetic.map((span) => ({ kind: 'arithmetic' as const, span })),
+    ...links.relations.map((span) => ({ kind: 'relation' as const, span })),
+    ...links.textMatches.map((span) => ({ kind: 'text_match' as const, span })),
   ];
   const rank = (k: LinkKind) => (k === 'table' || k === 'column' || k === 'value' ? 0 : LINK_KINDS.indexOf(k));
   const out: ({ kind: LinkKind; width: number } | undefined)[] = links.tokens.map(() => undefined);

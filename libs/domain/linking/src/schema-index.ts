@@ -1,6 +1,14 @@
 import type { Column } from '@nl2p/envelope';
+import { segment } from './lexical/segment';
 import { senses, synset } from './lexical/wordnet';
-import { ABBREVIATIONS, GENERIC_PARTS, TEMPORAL_PARTS, UNIT_QUANTITIES } from './lexicon';
+import {
+  ABBREVIATIONS,
+  BOOLEAN_PREFIXES,
+  FUNCTION_WORDS,
+  GENERIC_PARTS,
+  TEMPORAL_PARTS,
+  UNIT_QUANTITIES,
+} from './lexicon';
 import { identifierWords, singular, valueWords } from './text';
 import type { LinkSchema } from './types';
 
@@ -38,12 +46,22 @@ export interface ValueInfo {
   column: string;
   value: string;
   words: string[];
+  /**
+   * A value of a column of names (more than {@link MAX_CATEGORY_VALUES} values: cities, people,
+   * businesses) rather than of categories: linked only when the request says it as a name.
+   */
+  name: boolean;
 }
+
+/** Beyond this many distinct values a text column holds names rather than categories. */
+export const MAX_CATEGORY_VALUES = 50;
 
 export interface SchemaIndex {
   tables: TableInfo[];
   table: (name: string) => TableInfo | undefined;
   values: ValueInfo[];
+  /** The values that may be said by `words`: keyed by {@link valueKey}. */
+  valuesSaidAs: (words: readonly string[]) => readonly ValueInfo[];
   streaming: boolean;
 }
 
@@ -67,6 +85,13 @@ export function readingsOf(name: string): Reading[] {
   for (const w of words) {
     const alternatives: { words: string[]; factor: number }[] = [{ words: [w], factor: 1 }];
     for (const expansion of ABBREVIATIONS[w] ?? []) alternatives.push({ words: expansion, factor: 0.92 });
+    // A part glued without separators (`paperid`, `numcitedby`) is also the words it is made of.
+    const parts = segment(w);
+    if (parts) {
+      alternatives.push({ words: parts, factor: 0.95 });
+      const spelledOut = parts.flatMap((p) => ABBREVIATIONS[p]?.[0] ?? [p]);
+      if (spelledOut.join(' ') !== parts.join(' ')) alternatives.push({ words: spelledOut, factor: 0.9 });
+    }
     const quantity = UNIT_QUANTITIES[w];
     if (quantity && w === words.at(-1) && words.length > 1) alternatives.push({ words: [quantity], factor: 0.9 });
     const next: Reading[] = [];
@@ -120,9 +145,79 @@ function withoutPrefix(readings: Reading[], prefix: readonly string[]): Reading[
   return [...readings, ...extra];
 }
 
-function columnInfos(table: string, columns: readonly Column[], parent: ColumnInfo | null): ColumnInfo[] {
+/**
+ * A yes/no column is also said without its verb: `has_auto_gearbox` is what an `auto gearbox`
+ * car has, `is_open` what an `open` business is.
+ */
+export function withoutBooleanPrefix(readings: Reading[]): Reading[] {
+  const extra = readings
+    .filter((r) => r.words.length > 1 && BOOLEAN_PREFIXES.has(r.words[0] ?? ''))
+    .flatMap((r) => {
+      const rest = r.words.slice(1);
+      // `has_auto_gearbox`: what has one is `auto` (an automatic car), its modifier said alone.
+      const modifier =
+        rest.length === 2 && r.words[0] !== 'is' ? [{ words: [rest[0] ?? ''], factor: r.factor * 0.85 }] : [];
+      return [{ words: rest, factor: r.factor * 0.95 }, ...modifier];
+    });
+  return [...readings, ...extra];
+}
+
+/**
+ * A key named by the initials of a table and `id` (`did` in `domain`, `aid` → `author`, `oid` →
+ * `organization`) is also said as that table's id; a column of one table can name another's.
+ */
+export function initialKeyReadings(column: string, tableNames: readonly string[]): Reading[] {
+  const m = /^([a-z]{1,3})id$/.exec(column.toLowerCase());
+  if (!m) return [];
+  const initials = m[1] ?? '';
+  const out: Reading[] = [];
+  for (const table of tableNames) {
+    const words = identifierWords(table).map((w) => singular(w));
+    const said = words.map((w) => w[0]).join('');
+    if (said === initials || (words.length === 1 && (words[0] ?? '').startsWith(initials)))
+      out.push({ words: [...words, 'id'], factor: 0.9 });
+  }
+  return out;
+}
+
+/** Most words of a comment read as a name. */
+const COMMENT_WORDS = 4;
+
+/**
+ * What a database comment says a table or column is (`COMMENT ON COLUMN cars.atm IS 'automatic
+ * gearbox'`), read like another name for it: its content words, a little weaker than the name's
+ * own, and shown as a reading when a request meets it (`"automatic" is read as atm`).
+ */
+export function commentReadings(comment: string | undefined): Reading[] {
+  if (!comment) return [];
+  // A comment is often a sentence (`Manufacturer of the car`): its opening noun phrase, up to the
+  // first function word after it, is what the column is; the rest is about something else.
+  const words: string[] = [];
+  for (const w of valueWords(comment)) {
+    if (FUNCTION_WORDS.has(w) || !/\p{L}/u.test(w)) {
+      if (words.length) break;
+      continue;
+    }
+    words.push(w);
+  }
+  const phrase = words.slice(0, COMMENT_WORDS);
+  return phrase.length ? [{ words: phrase, factor: 0.85, meaning: true }] : [];
+}
+
+function columnInfos(
+  table: string,
+  columns: readonly Column[],
+  parent: ColumnInfo | null,
+  tableNames: readonly string[],
+): ColumnInfo[] {
   return columns.flatMap((c) => {
-    const own = readingsOf(c.name);
+    const boolean = BOOLEAN.test(c.data_type.trim());
+    const named = readingsOf(c.name);
+    const own = [
+      ...(boolean ? withoutBooleanPrefix(named) : named),
+      ...initialKeyReadings(c.name, tableNames),
+      ...commentReadings(c.comment),
+    ];
     const info: ColumnInfo = {
       table,
       column: parent ? parent.column : c.name,
@@ -132,7 +227,7 @@ function columnInfos(table: string, columns: readonly Column[], parent: ColumnIn
       numeric: isNumericType(c.data_type),
       temporal: isTemporalType(c.data_type),
       text: TEXT.test(c.data_type.trim()),
-      boolean: BOOLEAN.test(c.data_type.trim()),
+      boolean,
       // A struct field is also said with its parent's words in front (`location lat`).
       readings: parent
         ? [
@@ -143,34 +238,74 @@ function columnInfos(table: string, columns: readonly Column[], parent: ColumnIn
           ]
         : own,
     };
-    return c.fields?.length ? [info, ...columnInfos(table, c.fields, info)] : [info];
+    return c.fields?.length ? [info, ...columnInfos(table, c.fields, info, tableNames)] : [info];
   });
 }
 
+/**
+ * Indexes already built, per schema object: one request's link, proposal and plan check read the
+ * same schema, and each used to index it afresh. A schema is not changed once read (a session's
+ * resolutions make a new one), so the object is the key; it goes with the schema.
+ */
+const indexes = new WeakMap<LinkSchema, SchemaIndex>();
+
+/** The schema's index: its tables, columns and values as the words that may say them. */
 export function buildIndex(schema: LinkSchema): SchemaIndex {
+  let index = indexes.get(schema);
+  if (!index) {
+    index = indexSchema(schema);
+    indexes.set(schema, index);
+  }
+  return index;
+}
+
+function indexSchema(schema: LinkSchema): SchemaIndex {
   const tableNamespace = sharedPrefix(Object.keys(schema.tables));
   const tables: TableInfo[] = Object.entries(schema.tables).map(([name, columns]) => {
     const namespace = sharedPrefix(columns.map((c) => c.name));
     return {
       name,
-      readings: withoutPrefix(readingsOf(name), tableNamespace),
-      columns: columnInfos(name, columns, null).map((c) =>
+      readings: [...withoutPrefix(readingsOf(name), tableNamespace), ...commentReadings(schema.comments?.[name])],
+      columns: columnInfos(name, columns, null, Object.keys(schema.tables)).map((c) =>
         c.path.length ? c : { ...c, readings: withoutPrefix(withoutPrefix(c.readings, namespace), tableNamespace) },
       ),
     };
   });
   const byName = new Map(tables.map((t) => [t.name, t]));
+  const values = valueInfos(schema, byName);
+  const byKey = new Map<string, ValueInfo[]>();
+  for (const v of values) {
+    const key = valueKey(v.words);
+    const list = byKey.get(key);
+    if (list) list.push(v);
+    else byKey.set(key, [v]);
+  }
+  const valuesSaidAs = (words: readonly string[]) => byKey.get(valueKey(words)) ?? [];
+  return { tables, table: (n) => byName.get(n), values, valuesSaidAs, streaming: schema.streaming };
+}
+
+function valueInfos(schema: LinkSchema, tables: ReadonlyMap<string, TableInfo>): ValueInfo[] {
   const values: ValueInfo[] = [];
   for (const [table, columns] of Object.entries(schema.values ?? {})) {
-    if (!byName.has(table)) continue;
+    if (!tables.has(table)) continue;
     for (const [column, list] of Object.entries(columns)) {
+      const name = list.length > MAX_CATEGORY_VALUES;
       for (const value of list) {
         const words = valueWords(value);
-        if (words.length) values.push({ table, column, value, words });
+        if (words.length) values.push({ table, column, value, words, name });
       }
     }
   }
-  return { tables, table: (n) => byName.get(n), values, streaming: schema.streaming };
+  return values;
+}
+
+/**
+ * What a value and a phrase that may say it share: their words, the last one singular
+ * (`cancelled` ↔ `Cancelled`, `books` ↔ `book`), so the index finds a value in one lookup.
+ */
+export function valueKey(words: readonly string[]): string {
+  const last = words.at(-1) ?? '';
+  return [...words.slice(0, -1), last.length > 3 ? singular(last) : last].join(' ');
 }
 
 /** Words of a reading that say something (not `id`, `at`, `ts`). */
@@ -206,4 +341,12 @@ export function ownKey(t: TableInfo, singularOf: (w: string) => string): ColumnI
       );
     });
   });
+}
+
+/** A column that identifies rows (`id`, `customer_id`, `did` for a domain): said as some table's id. */
+export function isKeyColumn(c: ColumnInfo): boolean {
+  if (/(^|_)id$/i.test(c.column)) return true;
+  return c.readings.some(
+    (r) => !r.meaning && r.words.length > 1 && (r.words.at(-1) === 'id' || r.words.at(-1) === 'identifier'),
+  );
 }

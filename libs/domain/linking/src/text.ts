@@ -1,4 +1,5 @@
 import pluralize from 'pluralize';
+import { wordTable } from './word-table';
 
 /**
  * One token of a request. Hyphens, underscores and slashes between word characters are not tokens
@@ -115,7 +116,7 @@ export function stem(word: string): string {
   return w;
 }
 
-const WORD_NUMBERS: Record<string, number> = {
+const WORD_NUMBERS: Record<string, number> = wordTable({
   zero: 0,
   one: 1,
   two: 2,
@@ -141,7 +142,7 @@ const WORD_NUMBERS: Record<string, number> = {
   an: 1,
   single: 1,
   dozen: 12,
-};
+});
 
 /** The number a token spells (`30`, `9.5`, `five`); `a`/`an` only when `article` is allowed. */
 export function numberOf(token: Token | undefined, article = false): number | null {

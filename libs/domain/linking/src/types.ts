@@ -1,5 +1,5 @@
 import type { Column } from '@nl2p/envelope';
-import type { AggregateFn, ArithmeticOp, CompareOp, QueryPlanInput, TimeUnit } from '@nl2p/query-plan';
+import type { AggregateFn, ArithmeticOp, CompareOp, QueryPlanInput, TimeUnit, TextMatch } from '@nl2p/query-plan';
 
 /** What the linker knows about the data a request may be about. */
 export interface LinkSchema {
@@ -9,6 +9,13 @@ export interface LinkSchema {
   values?: Record<string, Record<string, string[]>>;
   /** veloFlux: time grouping is a window. SQL targets: a time bucket. */
   streaming: boolean;
+  /** SQL targets: what the database's comments say of tables (`COMMENT ON TABLE`); columns carry their own. */
+  comments?: Record<string, string>;
+  /** SQL targets: the keys tables declare, for join paths (`findJoinPath`). */
+  keys?: Record<
+    string,
+    { primaryKey?: string[]; foreignKeys?: { columns: string[]; references: { table: string; columns: string[] } }[] }
+  >;
 }
 
 /** Where in the request a link was found: token positions [start, end) and the words. */
@@ -139,8 +146,8 @@ export interface GroupLink extends Span {
 export interface OrderLink extends Span {
   direction: 'asc' | 'desc' | null;
   limit: number | null;
-  /** What it sorts on, when said: a term, an aggregate, an arithmetic, or a time column. */
-  key: { term: number } | { aggregate: number } | { arithmetic: number } | { time: true } | null;
+  /** What it sorts on, when said: a term, an aggregate, an arithmetic, a time column, or a name shown. */
+  key: { term: number } | { aggregate: number } | { arithmetic: number } | { time: true } | { text: true } | null;
   /** Columns the superlative evokes (`hottest` → temperature). */
   hinted: ColumnCandidate[];
 }
@@ -159,10 +166,36 @@ export interface ArithmeticLink extends Span {
 }
 
 /** Everything the request's words were found to mean. */
+/**
+ * A verb that says how two things the request names are related (`authors associated with
+ * domains`, `restaurants that serve Italian food`): the join or the row realises it.
+ */
+export interface RelationLink extends Span {
+  /** The term before the verb, and the one after it (null: a pronoun, `associated with them`). */
+  subject: number;
+  object: number | null;
+}
+
+/** A match on text (`names containing 'Ha'`, `starting with the letter J`): LIKE/ILIKE on a column. */
+export interface TextMatchLink extends Span {
+  match: TextMatch;
+  value: string;
+  /** The term naming the column matched, when said. */
+  subject: number | null;
+}
+
+/** `both A and B`: values of one column each of which the rows must have (an intersection). */
+export interface AllOfLink extends Span {
+  terms: number[];
+}
+
 export interface Links {
   text: string;
   tokens: string[];
   terms: TermLink[];
+  allOf: AllOfLink[];
+  relations: RelationLink[];
+  textMatches: TextMatchLink[];
   numbers: NumberLink[];
   comparisons: ComparisonLink[];
   aggregates: AggregateLink[];

@@ -1,6 +1,13 @@
 import type { AppConfig } from '@nl2p/config';
 import type { TargetKind } from '@nl2p/envelope';
-import { configuredTargets, instanceKey, targetProfile, type EngineTarget, type TargetProfile } from '@nl2p/engine';
+import {
+  SqlSources,
+  configuredTargets,
+  instanceKey,
+  targetProfile,
+  type EngineTarget,
+  type TargetProfile,
+} from '@nl2p/engine';
 import {
   createLlmClient as createProviderClient,
   llmProvider,
@@ -17,7 +24,15 @@ import { recordEngineCall, recordLlmCall } from '@nl2p/telemetry';
 export class Engines {
   private readonly built = new Map<TargetKind, EngineTarget>();
 
+  private sqlSources: SqlSources | null = null;
+
   constructor(private readonly config: AppConfig) {}
+
+  /** Every configured SQL source (`SQL_SOURCES`), for sessions that address them all; opened on first use. */
+  sources(): SqlSources {
+    this.sqlSources ??= SqlSources.fromConfig(this.config);
+    return this.sqlSources;
+  }
 
   for(kind: TargetKind): EngineTarget {
     let engine = this.built.get(kind);
@@ -48,6 +63,8 @@ export class Engines {
       if ('close' in engine && typeof engine.close === 'function') await (engine.close as () => Promise<void>)();
     }
     this.built.clear();
+    await this.sqlSources?.close();
+    this.sqlSources = null;
   }
 }
 

@@ -21,6 +21,7 @@ import {
   draftFromPlan,
   withPlanDraft,
   withPlanFailure,
+  openQuestion,
   type PlanDraftingOptions,
   type PlanDraftOutcome,
 } from './plan-drafting';
@@ -100,7 +101,7 @@ export function routerNodes({
       const stream = value.stream;
       if (value.intent === 'ask_user') {
         const question = value.question?.trim() || 'Could you say more precisely what you want to compute?';
-        return { ...e, intent: 'ask_user', interrupt: { type: 'need_clarification', question, choices: null } };
+        return { ...e, intent: 'ask_user', interrupt: openQuestion(question) };
       }
       return { ...e, intent: value.intent, requested_stream: stream ?? e.requested_stream };
     },
@@ -149,7 +150,7 @@ export function drafterNodes({
           ...e,
           draft: { ...e.draft, preview_text: text, sql: null, questions: [question] },
           validation: { ...e.validation, attempt },
-          interrupt: { type: 'need_clarification', question, choices: null },
+          interrupt: openQuestion(question),
         };
       }
       // Text that starts as a SELECT but cannot be cut out as one (a small model's garbled answer
@@ -200,7 +201,7 @@ export function drafterNodes({
           ...e,
           draft: { ...e.draft, preview_text: text, questions: value.questions },
           validation: { ...e.validation, attempt },
-          interrupt: { type: 'need_clarification', question, choices: null },
+          interrupt: openQuestion(question),
         };
       }
       return {
@@ -238,8 +239,8 @@ async function fromPlanOutcome(
     case 'question':
       return {
         ...e,
-        draft: { ...e.draft, sql: null, questions: [outcome.question], mode: 'plan' },
-        interrupt: { type: 'need_clarification', question: outcome.question, choices: null },
+        draft: { ...e.draft, sql: null, questions: [outcome.interrupt.question], mode: 'plan' },
+        interrupt: outcome.interrupt,
       };
     case 'beyond':
       return null;

@@ -1,5 +1,5 @@
 import type { DraftMode } from '@nl2p/config';
-import type { Envelope, Reading } from '@nl2p/envelope';
+import type { Envelope, Interrupt, Reading, Resolution } from '@nl2p/envelope';
 import type { TargetProfile } from '@nl2p/engine';
 import { joinKeyOf, type LinkSchema } from '@nl2p/linking';
 import type { LlmClient } from '@nl2p/llm';
@@ -9,6 +9,11 @@ import { checkPlan, QueryPlan, type QueryPlanInput } from '@nl2p/query-plan';
 import type { Grounding } from './grounding';
 import { planToSlots, slotPlanSchema, slotsToPlan, slotVocabulary, type SlotPlan } from './plan-slots';
 import { currentReading, linkSchemaFor, readRequest } from './reading';
+import { clarificationFor } from './conversation/ask';
+import { readingResolutions } from './conversation/resolutions';
+import { chooseMeaning } from './conversation/choose';
+import { checkEdit } from './plan-edits/check-edit';
+import { editedDraft } from './plan-edits/edited-draft';
 
 export interface PlanDraftingOptions {
   llm: LlmClient;
@@ -21,12 +26,14 @@ export interface PlanDraftingOptions {
    */
   trustLinks: boolean;
   compactPrompts: boolean;
+  /** MODEL_CHOOSES: a word fitting several columns equally is the model's to choose, not a question. */
+  modelChooses?: boolean;
 }
 
 /** What one plan-mode draft produced. */
 export type PlanDraftOutcome =
-  | { kind: 'sql'; sql: string; plan: QueryPlan; assumptions: string[]; from: 'linker' | 'model' }
-  | { kind: 'question'; question: string }
+  | { kind: 'sql'; sql: string; plan: QueryPlan; assumptions: string[]; from: 'linker' | 'model' | 'edit' }
+  | { kind: 'question'; interrupt: Interrupt }
   | { kind: 'beyond' }
   | { kind: 'failed'; errors: string[] };
 
@@ -45,22 +52,34 @@ export async function draftFromPlan(
 ): Promise<PlanDraftOutcome> {
   const profile = o.profileOf(e);
   const schema = await linkSchemaFor(e, o.grounding, profile);
-  const request = [e.request ?? '', revision?.feedback ?? ''].filter(Boolean).join('\n');
-  const reading =
-    (!revision?.feedback && currentReading(e)) ||
-    readRequest(request, schema, { linking: true, mode: o.mode, trustLinks: o.trustLinks });
+  // Feedback edits the current plan: a recognised edit applies to it by rule, with no model; the
+  // model gets the rest, with the plan, and its result is checked against the edit. The request
+  // is never read again with the feedback's words joined to it.
+  const editing = revision?.feedback && e.draft.plan ? { plan: e.draft.plan, feedback: revision.feedback } : null;
+  if (editing) {
+    const edited = editedDraft(e, editing.plan, editing.feedback, schema, profile);
+    if (edited) return edited;
+  }
+  const request = e.request ?? '';
+  let reading =
+    currentReading(e) ||
+    readRequest(request, schema, { linking: true, mode: o.mode, trustLinks: o.trustLinks }, readingResolutions(e));
 
   // A content word that names nothing the data has (or several things equally) is a question
   // for the person before anything is drafted: guessing it is how wrong answers look right. In
   // `auto` mode a capable model sees those words and decides (ask, go beyond the plan, or map them).
   if (!revision && o.mode !== 'auto') {
-    const question = clarificationFor(reading, schema, e.active_stream);
-    if (question) return { kind: 'question', question };
+    const chosen = o.modelChooses ? await choosingReading(e, ctx, o, schema, reading) : reading;
+    const question = clarificationFor(chosen, schema, e.active_stream);
+    if (question) return { kind: 'question', interrupt: question };
+    reading = chosen;
   }
 
   const source = e.active_stream ?? reading.table ?? Object.keys(schema.tables)[0];
   const candidates: { plan: QueryPlanInput; from: 'linker' | 'model' }[] = [];
-  const linked = reading.plan && (!e.active_stream || reading.plan.source === e.active_stream) ? reading.plan : null;
+  // The request's own plan answers the request, not the feedback on it: no candidate then.
+  const linked =
+    reading.plan && !editing && (!e.active_stream || reading.plan.source === e.active_stream) ? reading.plan : null;
   const conclusive = !revision && linked && reading.confidence === 'high';
 
   if (!(conclusive && o.trustLinks)) {
@@ -74,8 +93,11 @@ export async function draftFromPlan(
       preferred: preferredLabels(reading, source),
       streaming: profile.streaming,
       allowBeyond: o.mode === 'auto',
+      // A small model copes with the flat form only; a server model is offered the nested slots.
+      nested: !o.compactPrompts,
     });
-    const hint = linked ? planToSlots(QueryPlan.parse(linked), profile.streaming) : null;
+    const shownPlan = editing?.plan ?? linked;
+    const hint = shownPlan ? planToSlots(QueryPlan.parse(shownPlan), profile.streaming) : null;
     const { value } = await o.llm.json({
       role: revision ? 'reasoning' : 'preview',
       signal: ctx.signal,
@@ -86,6 +108,7 @@ export async function draftFromPlan(
         values: schema.values ?? {},
         hint,
         unknown: reading.unknown,
+        answers: e.answers,
         revision,
         compact: o.compactPrompts,
       }),
@@ -94,7 +117,8 @@ export async function draftFromPlan(
     });
     const slots = value as SlotPlan;
     if (slots.beyond_plan) return { kind: 'beyond' };
-    if (slots.question?.trim() && !revision) return { kind: 'question', question: slots.question.trim() };
+    const asked = slots.question?.trim();
+    if (asked && !revision) return { kind: 'question', interrupt: openQuestion(asked) };
     candidates.push({ plan: slotsToPlan(slots, schema.tables, profile.streaming), from: 'model' });
   }
   if (linked) candidates.push({ plan: linked, from: 'linker' });
@@ -104,6 +128,11 @@ export async function draftFromPlan(
     const compiled = compilePlan(candidate.plan, schema.tables, profile);
     if (!compiled.ok) {
       errors.push(...compiled.errors);
+      continue;
+    }
+    const unfaithful = editing && checkEdit(editing.plan, compiled.plan, editing.feedback);
+    if (unfaithful) {
+      errors.push(unfaithful);
       continue;
     }
     return {
@@ -187,26 +216,42 @@ function preferredLabels(reading: Reading, source: string): string[] {
   return reading.columns.map((c) => (c.table === source ? c.label : `${c.table}.${c.label}`));
 }
 
-/** The question a reading raises, naming what the data does have; null when there is none. */
-export function clarificationFor(
-  reading: Pick<Reading, 'tables' | 'unknown' | 'ambiguous' | 'confidence' | 'plan'>,
+/** A question a model wrote in its own words: the reply goes back to the model beside it. */
+export function openQuestion(question: string): Interrupt {
+  return { type: 'need_clarification', question, choices: null, asked: { kind: 'open', question } };
+}
+
+/** The most words one turn lets the model choose for (each choice reads the request again). */
+const MAX_CHOICES_PER_TURN = 3;
+
+/**
+ * The reading after the model chose, word by word, among the columns each ambiguous word fits
+ * equally; each choice is a resolution of this turn (the session keeps none of them), shown in
+ * the turn's assumptions. Stops at the first word the model leaves to the person.
+ */
+async function choosingReading(
+  e: Envelope,
+  ctx: NodeRunContext,
+  o: PlanDraftingOptions,
   schema: LinkSchema,
-  active: string | null,
-): string | null {
-  // Name what the data does have: the active table's columns, else those of the tables the rest
-  // of the request pointed at (a person can only rephrase with names they are shown).
-  const tables = [...new Set([...(active ? [active] : []), ...reading.tables.slice(0, 2).map((c) => c.table)])];
-  const shown = (tables.length ? tables : Object.keys(schema.tables).slice(0, 3))
-    .map((t) => `${t} has ${(schema.tables[t] ?? []).map((c) => c.name).join(', ')}`)
-    .join('; ');
-  if (reading.unknown.length) {
-    const words = reading.unknown.map((w) => `'${w}'`).join(', ');
-    return `I could not find ${words} in the data (${shown}). Which of these should I use, or what do you mean?`;
+  first: Reading,
+): Promise<Reading> {
+  let reading = first;
+  const chosen: Resolution[] = [];
+  for (let n = 0; n < MAX_CHOICES_PER_TURN; n++) {
+    const asked = clarificationFor(reading, schema, e.active_stream)?.asked;
+    if (asked?.kind !== 'choice') break;
+    const choice = await chooseMeaning({
+      llm: o.llm,
+      signal: ctx.signal,
+      request: e.request ?? '',
+      word: asked.word,
+      candidates: asked.candidates,
+    });
+    if (!choice) break;
+    chosen.push(choice);
+    const options = { linking: true, mode: o.mode, trustLinks: o.trustLinks };
+    reading = readRequest(e.request ?? '', schema, options, [...readingResolutions(e), ...chosen]);
   }
-  const unclear = reading.ambiguous[0];
-  if (unclear) return `'${unclear.phrase}' could mean ${unclear.candidates.join(' or ')}. Which one do you mean?`;
-  if (reading.confidence === 'none' && !reading.plan) {
-    return `What should I compute, and from which data? (${shown})`;
-  }
-  return null;
+  return reading;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Column } from '@nl2p/envelope';
 import { joinKeyOf } from '@nl2p/linking';
+import { nestedSlotShape, withNestedSlots, type NestedSlots, type NestedVocabulary } from './plan-slots-nested';
 import {
   AggregateFn,
   classifyType,
@@ -35,6 +36,8 @@ export interface SlotVocabulary {
   streaming: boolean;
   /** `auto` mode: the model may say the request is beyond the plan language. */
   allowBeyond: boolean;
+  /** Server models (not compact): the extra slots of {@link nestedSlotShape}, over every table. */
+  nested?: NestedVocabulary;
 }
 
 export const SLOT_OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'contains', 'is_null', 'not_null'] as const;
@@ -76,13 +79,15 @@ export function slotPlanSchema(v: SlotVocabulary) {
     // `auto` mode (capable models): the model may say the plan language cannot express the
     // request, or ask the person; small models in `plan` mode get neither escape hatch.
     ...(v.allowBeyond ? { beyond_plan: z.boolean(), question: z.string().max(200).nullable() } : {}),
+    ...(v.nested ? nestedSlotShape(v.nested, column) : {}),
   });
 }
-export type SlotPlan = z.infer<ReturnType<typeof slotPlanSchema>> & {
-  beyond_plan?: boolean;
-  question?: string | null;
-  time: TimeSlot | null;
-};
+export type SlotPlan = z.infer<ReturnType<typeof slotPlanSchema>> &
+  Partial<NestedSlots> & {
+    beyond_plan?: boolean;
+    question?: string | null;
+    time: TimeSlot | null;
+  };
 interface TimeSlot {
   unit: TimeUnit;
   size: number;
@@ -125,6 +130,8 @@ export function slotVocabulary(options: {
   preferred: readonly string[];
   streaming: boolean;
   allowBeyond: boolean;
+  /** Offer the nested slots (server models). */
+  nested?: boolean;
 }): SlotVocabulary {
   const own = columnLabels(options.tables[options.table] ?? []);
   const joined = options.joinable.flatMap((t) =>
@@ -142,6 +149,16 @@ export function slotVocabulary(options: {
     numeric: ordered.filter((c) => isNumericType(c.type)).map((c) => c.label),
     streaming: options.streaming,
     allowBeyond: options.allowBeyond,
+    ...(options.nested
+      ? {
+          nested: {
+            tables: Object.keys(options.tables),
+            everyColumn: Object.entries(options.tables).flatMap(([t, cols]) =>
+              columnLabels(cols).map((c) => `${t}.${c.label}`),
+            ),
+          },
+        }
+      : {}),
   };
 }
 
@@ -257,7 +274,7 @@ export function slotsToPlan(
       },
     ];
   }
-  return {
+  const plan: QueryPlanInput = {
     source,
     joins,
     select,
@@ -268,6 +285,7 @@ export function slotsToPlan(
     order_by,
     limit: slots.limit,
   };
+  return 'sub_filters' in slots ? withNestedSlots(plan, slots, refOfLabel) : plan;
 } // prettier-ignore
 
 /**
@@ -276,6 +294,9 @@ export function slotsToPlan(
  */
 export function planToSlots(plan: QueryPlan, streaming: boolean): SlotPlan | null {
   const source = plan.source;
+  // What only the nested slots say is not shown as a hint: the flat form would drop it.
+  if (plan.set_operations.length || plan.extreme_per_group || plan.offset || plan.distinct || plan.having.length)
+    return null;
   const labelOf = (e: ValueExpr): string | null => (e.kind === 'column' ? labelOfRef(e.ref, source) : null);
   const columns: string[] = [];
   const aggregates: SlotPlan['aggregates'] = [];

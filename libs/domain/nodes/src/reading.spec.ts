@@ -252,27 +252,40 @@ describe('ensure_active_stream on the reading', () => {
     expect(GRAPH.ensure_active_stream.next(other)).toBe('draft_sql');
   });
 
-  it('reads a request joined with a clarification again (the link node read the original)', async () => {
+  it('reads a reply against the word asked about: the request is read again with that word as the column', async () => {
     const { engines, grounding } = fakes();
     const nodes = validatorNodes({ engines, grounding, reading: TRUSTING });
     const linked = await run(nodes, 'link', turn('average wind speed per device'));
-    const joined = {
-      ...linked,
-      reading: null,
-      request: 'average wind speed per device\nClarification: use the humidity',
+    expect(linked.reading?.unknown).toEqual(['wind speed']);
+    const asked = {
+      kind: 'word' as const,
+      word: 'wind speed',
+      candidates: [{ kind: 'column' as const, table: 'sensor_readings', column: 'humidity' }],
     };
-    const e = await run(nodes, 'ensure_active_stream', joined);
-    expect(e.reading?.request).toBe(joined.request);
+    const e = await run(nodes, 'link', { ...linked, reading: null, reply: { asked, text: 'I meant the humidity' } });
+    expect(e.request).toBe('average wind speed per device');
+    expect(e.reply).toBeNull();
+    expect(e.resolutions).toEqual([
+      { word: 'wind speed', means: { kind: 'column', table: 'sensor_readings', column: 'humidity' }, from: 'reply' },
+    ]);
+    expect(e.reading).toMatchObject({ trusted: true, unknown: [], table: 'sensor_readings' });
+    expect(e.reading?.plan?.select).toContainEqual({
+      kind: 'aggregate',
+      aggregate: { fn: 'avg', arg: { kind: 'column', ref: { column: 'humidity' } }, distinct: false },
+      alias: null,
+    });
+    expect(e.reading?.assumptions[0]).toMatch(/"wind speed" is read as sensor_readings.humidity/);
   });
-});
 
-describe('readRequest', () => {
-  it("reads a clarification answer as the person's words, without the product's `Clarification:`", () => {
-    const joined = 'Show me the data.\nClarification: average temperature per device';
-    const r = readRequest(joined, SCHEMA, TRUSTING);
-    expect(r).toMatchObject({ request: joined, intent: 'nl2sql', unknown: [], unexplained: [], trusted: true });
-    expect(r.tokens.map((t) => t.token)).not.toContain('Clarification');
-    expect(r.plan).toMatchObject({ source: 'sensor_readings' });
+  it('a reply that names nothing asks again, saying why', async () => {
+    const { engines, grounding } = fakes();
+    const nodes = validatorNodes({ engines, grounding, reading: TRUSTING });
+    const linked = await run(nodes, 'link', turn('average wind speed per device'));
+    const asked = { kind: 'word' as const, word: 'wind speed', candidates: [] };
+    const e = await run(nodes, 'link', { ...linked, reading: null, reply: { asked, text: 'the anemometer' } });
+    expect(e.interrupt).toMatchObject({ type: 'need_clarification', asked });
+    expect(e.interrupt?.question).toMatch(/I could not find 'anemometer' in the data, so I cannot use that reply/);
+    expect(GRAPH.link.next(e)).toBe('END');
   });
 });
 
@@ -336,10 +349,32 @@ describe('draft_sql on the reading', () => {
     expect(drafted?.draft.sql).toMatch(/max\(humidity\)/i);
   });
 
-  it('a revision with feedback reads the request and the feedback anew', async () => {
+  it('feedback the edit rules read edits the current plan, with no model call', async () => {
     const { grounding } = fakes();
     const e = { ...turn('average temperature per device'), active_stream: 'sensor_readings' };
     const reading = readRequest(e.request ?? '', SCHEMA, TRUSTING);
+    const plan = QueryPlan.parse(reading.plan);
+    const revised = await drafterNodes({ llm: noLlm, grounding, planning }).revise_sql?.(
+      {
+        ...e,
+        node: 'revise_sql',
+        reading,
+        feedback: 'only dev-02',
+        draft: { ...e.draft, mode: 'plan', sql: 'x', plan },
+      },
+      ctx().c,
+    );
+    expect(revised?.draft.sql).toBe(
+      "SELECT device_id, avg(temperature) AS avg_temperature FROM sensor_readings WHERE device_id IN ('dev-02') GROUP BY device_id",
+    );
+    expect(revised?.draft.assumptions).toContain("Changed as you asked: only rows with device_id in ('dev-02').");
+  });
+
+  it('feedback beyond the rules goes to the model with the current plan; the request is not read again with it', async () => {
+    const { grounding } = fakes();
+    const e = { ...turn('average temperature per device'), active_stream: 'sensor_readings' };
+    const reading = readRequest(e.request ?? '', SCHEMA, TRUSTING);
+    const plan = QueryPlan.parse(reading.plan);
     const asked: string[] = [];
     const llm: LlmClient = {
       text: () => Promise.reject(new Error('unexpected')),
@@ -353,14 +388,15 @@ describe('draft_sql on the reading', () => {
         ...e,
         node: 'revise_sql',
         reading,
-        feedback: 'only dev-02',
-        draft: { ...e.draft, mode: 'plan', sql: 'SELECT 1' },
+        feedback: 'the peak rather than the mean',
+        draft: { ...e.draft, mode: 'plan', sql: 'x', plan },
       },
       ctx().c,
     );
     await expect(revised).rejects.toThrow('seen');
-    // The model saw the feedback, with the linker's reading of request + feedback as its hint.
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('{"column":"device_id","op":"=","value":"dev-02"}');
+    expect(asked[0]).toContain('<feedback>\nthe peak rather than the mean\n</feedback>');
+    expect(asked[0]).toContain('<user_request>\naverage temperature per device\n</user_request>');
+    expect(asked[0]).toContain('"aggregates":[{"fn":"avg","of":"temperature","distinct":false}]');
   });
 });

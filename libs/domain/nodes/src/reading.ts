@@ -1,6 +1,5 @@
 import type { DraftMode } from '@nl2p/config';
-import type { Envelope, Reading } from '@nl2p/envelope';
-import { CLARIFICATION_MARKER } from '@nl2p/graph';
+import { describeMeaning, type Envelope, type Reading, type Resolution } from '@nl2p/envelope';
 import type { TargetProfile } from '@nl2p/engine';
 import {
   accountTokens,
@@ -8,10 +7,12 @@ import {
   linkRequest,
   proposePlan,
   unexplainedTokens,
+  unusedTerms,
   type LinkSchema,
 } from '@nl2p/linking';
 import { QueryPlan } from '@nl2p/query-plan';
 import type { Grounding } from './grounding';
+import { resolutionAssumptions, resolvePlan, withResolutions } from './conversation/resolutions';
 
 /** How a deployment uses the reading of a request (ARCHITECTURE §7a). */
 export interface ReadingOptions {
@@ -33,8 +34,14 @@ export function readsRequests(o: ReadingOptions): boolean {
 
 /** The linking view of what the session was grounded in. */
 export async function linkSchemaFor(e: Envelope, grounding: Grounding, profile: TargetProfile): Promise<LinkSchema> {
-  const catalog = await grounding.catalog(e.target, e.digest_hash);
-  return { tables: tablesOf(e), values: catalog.values ?? {}, streaming: profile.streaming };
+  // Over all sources the tables are every source's, qualified; the target's cached values are not theirs.
+  const catalog = e.sources === 'all' ? { values: {} } : await grounding.catalog(e.target, e.digest_hash);
+  const facts = Object.entries(e.table_facts ?? {});
+  const comments = Object.fromEntries(facts.flatMap(([t, f]) => (f.comment ? [[t, f.comment]] : [])));
+  const keys = Object.fromEntries(
+    facts.map(([t, f]) => [t, { primaryKey: f.primary_key ?? [], foreignKeys: f.foreign_keys ?? [] }]),
+  );
+  return { tables: tablesOf(e), values: catalog.values ?? {}, streaming: profile.streaming, comments, keys };
 }
 
 /** Every table's columns the session was grounded in, the active stream's as described. */
@@ -51,23 +58,43 @@ export function tablesOf(e: Envelope): LinkSchema['tables'] {
  * Conclusive: the proposal's confidence is high, it has a plan (well-formed), and nothing is
  * unexplained — no unknown or ambiguous word, and no token that no link read and the lexicon does
  * not know as filler (such a token lowers the confidence to partial, with a doubt naming it).
+ *
+ * `resolutions`: words the person explained in this session. The linker sees each as a name of
+ * its own in the schema (see `withResolutions`), and the plan is spelled back in the real names.
  */
-export function readRequest(request: string, schema: LinkSchema, o: ReadingOptions): Reading {
-  const words = personsWords(request);
-  const links = linkRequest(words, schema);
+export function readRequest(
+  request: string,
+  given: LinkSchema,
+  o: ReadingOptions,
+  resolutions: readonly Resolution[] = [],
+): Reading {
+  const { schema, names } = withResolutions(given, resolutions);
+  const links = linkRequest(request, schema);
   const proposal = proposePlan(links, schema);
   const tokens = accountTokens(links);
   const doubts = [...proposal.doubts];
   let confidence = proposal.confidence;
 
   let plan: QueryPlan | null = null;
+  const assumptions = proposal.readings.map((a) => inRealNames(a, names));
   if (proposal.plan) {
     const parsed = QueryPlan.safeParse(proposal.plan);
-    if (parsed.success) plan = parsed.data;
-    else {
-      doubts.push(`the linker's plan is malformed: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    const resolved = parsed.success ? resolvePlan(parsed.data, names) : null;
+    if (resolved?.plan) {
+      plan = resolved.plan;
+      assumptions.unshift(...resolutionAssumptions(resolved.used));
+    } else {
+      const why = parsed.success ? resolved?.problem : parsed.error.issues.map((i) => i.message).join('; ');
+      doubts.push(`the linker's plan is malformed: ${why ?? 'unknown'}`);
       if (confidence === 'high') confidence = 'partial';
     }
+  }
+  // A phrase naming data that the plan does not use is a clause the plan dropped (checked in the
+  // names the linker saw, before a session's explained words are spelled back).
+  const dropped = plan && proposal.plan ? unusedTerms(links, proposal.plan, schema) : [];
+  if (dropped.length) {
+    doubts.push(`the plan does not use ${dropped.map((w) => `'${w}'`).join(', ')}`);
+    if (confidence === 'high') confidence = 'partial';
   }
   const unread = unexplainedTokens(tokens);
   const key = (w: string) =>
@@ -86,34 +113,54 @@ export function readRequest(request: string, schema: LinkSchema, o: ReadingOptio
 
   const columns = new Map<string, { table: string; label: string }>();
   for (const c of [...proposal.slots.columns, ...proposal.slots.groupBy]) {
-    columns.set(`${c.table}.${c.label}`, { table: c.table, label: c.label });
+    const real = realColumn(c.table, c.label, names);
+    if (real) columns.set(`${real.table}.${real.label}`, real);
   }
+  const table = proposal.table && realTableOf(proposal.table, names);
   return {
     request,
-    intent: classifyIntent(words, schema, links),
-    named_table: mentionedTable(words, schema),
-    tables: proposal.tableCandidates.map((c) => ({ table: c.table, score: c.score })),
-    table: proposal.table,
+    intent: classifyIntent(request, schema, links),
+    named_table: mentionedTable(request, given),
+    tables: proposal.tableCandidates.map((c) => ({ table: realTableOf(c.table, names), score: c.score })),
+    table,
     plan,
     columns: [...columns.values()],
     tokens,
     unknown: proposal.unknown,
     ambiguous: proposal.ambiguous,
     unexplained,
-    assumptions: proposal.readings,
+    assumptions,
     doubts,
     confidence,
     trusted: conclusive && o.mode !== 'sql' && o.trustLinks,
   };
 }
 
-/**
- * The person's words of a request: a clarification answer is joined to its request after the
- * product's own `Clarification:` (pre_turn), which names nothing and must not be read as if it did
- * (it would be an unknown word, and the answer a question about it).
- */
-export function personsWords(request: string): string {
-  return request.split(`\n${CLARIFICATION_MARKER} `).join('.\n');
+/** A sentence of the linker's in the real names: `wind_speed > 30` said as `temperature > 30`. */
+function inRealNames(sentence: string, names: ReadonlyMap<string, Resolution>): string {
+  let out = sentence;
+  for (const [key, r] of names) {
+    const virtual = key.includes('=') ? null : key.split('.').at(-1);
+    if (!virtual) continue;
+    const real =
+      r.means.kind === 'column' ? r.means.column : r.means.kind === 'table' ? r.means.table : describeMeaning(r.means);
+    out = out.replace(new RegExp(`\\b${virtual}\\b`, 'g'), real);
+  }
+  return out;
+}
+
+/** A table the linker named, in the real names (a table word is its table). */
+function realTableOf(table: string, names: ReadonlyMap<string, Resolution>): string {
+  const r = names.get(table);
+  return r?.means.kind === 'table' ? r.means.table : table;
+}
+
+/** A column label the linker tied to the request, in the real names; null for a computed word. */
+function realColumn(table: string, label: string, names: ReadonlyMap<string, Resolution>) {
+  const real = realTableOf(table, names);
+  const r = names.get(`${table}.${label}`);
+  if (!r) return { table: real, label };
+  return r.means.kind === 'column' ? { table: real, label: r.means.column } : null;
 }
 
 /** The envelope's reading when it is of the request this turn serves; null otherwise. */

@@ -1,10 +1,15 @@
-import { emptyDraft, tmpPipelineIdOf, type Envelope } from '@nl2p/envelope';
+import { emptyDraft, tmpPipelineIdOf, type Envelope, type TableFacts } from '@nl2p/envelope';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/workflow-runtime';
 import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
+import type { StreamInfo } from '@nl2p/engine';
 import type { Engines } from './clients';
+import { dryRunCandidate } from './dry-run';
 import type { Grounding } from './grounding';
 import { compilePlan, withPlanDraft, withPlanFailure } from './plan-drafting';
+import { applyReply } from './conversation/apply-reply';
+import { readingResolutions } from './conversation/resolutions';
+import { initOverSources, runOverSources } from './sources-nodes';
 import { currentReading, linkSchemaFor, readRequest, readsRequests, tablesOf, type ReadingOptions } from './reading';
 
 export interface ValidatorDeps {
@@ -24,7 +29,17 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
   const readingOf = async (e: Envelope) => {
     const current = currentReading(e);
     if (current || !e.request || !readsRequests(options)) return current;
-    return readRequest(e.request, await linkSchemaFor(e, grounding, engines.profile(e.target)), options);
+    return readRequest(
+      e.request,
+      await linkSchemaFor(e, grounding, engines.profile(e.target)),
+      options,
+      readingResolutions(e),
+    );
+  };
+  const answered = async (e: Envelope): Promise<Envelope> => {
+    const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+    const readAlone = (text: string) => readRequest(text, schema, options, readingResolutions(e)).plan;
+    return applyReply(e, schema, readAlone);
   };
   /** The one source the request's words point at (no `need_stream` then), or undefined. */
   const linkedSource = (e: Envelope): string | undefined => {
@@ -34,6 +49,7 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
   };
   return {
     async init_session(e) {
+      if (e.sources === 'all') return initOverSources(e, engines.sources());
       const engine = engines.for(e.target);
       const [streams, digestHash] = await Promise.all([engine.listStreams(), grounding.currentHash(e.target)]);
       const names = streams.map((s) => s.name);
@@ -44,6 +60,12 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
         // Every source's columns: the linker picks the one a request's words point at, and SQL
         // targets may join them.
         tables: Object.fromEntries(streams.map((s) => [s.name, s.columns])),
+        table_facts: Object.fromEntries(
+          streams.flatMap((s) => {
+            const facts = factsOf(s);
+            return facts ? [[s.name, facts] as const] : [];
+          }),
+        ),
         digest_hash: digestHash,
         active_stream: stillThere ? e.active_stream : null,
         stream_schema: stillThere ? e.stream_schema : null,
@@ -54,10 +76,16 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
      * The request's Reading (ARCHITECTURE §7a), read once for every later node. When it settles
      * the intent (a query) and is trusted, the turn skips the router: the intent is set here.
      */
-    async link(e) {
+    async link(given) {
+      // A reply to a clarification is read against what was asked first; the request (and the
+      // session's resolutions) it leaves is what gets read.
+      const e = given.reply ? await answered(given) : given;
+      if (e.interrupt || e.answer) return e;
       const reading = await readingOf({ ...e, reading: null });
       const settles = options.linking && reading?.intent === 'nl2sql' && reading.trusted;
-      return { ...e, reading, intent: settles ? 'nl2sql' : null };
+      // An answer to the drafter's own question leaves the request, and the intent it had, as they were.
+      const kept = given.reply && e.request === given.request && e.answers.length > given.answers.length;
+      return { ...e, reading, intent: settles ? 'nl2sql' : kept ? given.intent : null };
     },
 
     /**
@@ -75,6 +103,15 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
       // The compiled SQL is the draft the person watches arrive (one delta: it is not generated).
       await ctx.emit({ type: 'draft_delta', node: 'compile_plan', delta: compiled.sql });
       return withPlanDraft(e, { ...compiled, assumptions: [...reading.assumptions, ...compiled.assumptions] });
+    },
+
+    /** A session over all sources: the request read over every source's tables, split, run and combined. */
+    async run_sources(e, ctx) {
+      const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+      // Over sources nothing else reads the request (no model drafts), so it is read here when unread.
+      const reading =
+        currentReading(e) ?? readRequest(e.request ?? '', schema, { ...options, linking: true }, readingResolutions(e));
+      return runOverSources({ ...e, reading }, reading, schema, engines.sources(), ctx.signal);
     },
 
     async list_streams(e) {
@@ -107,7 +144,7 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
 
     async ensure_active_stream(given) {
       const engine = engines.for(given.target);
-      // A request joined with a clarification is read here again (the link node read the original).
+      // A request that changed since `link` (a stream answer resumes here) is read again.
       const e = { ...given, reading: await readingOf(given) };
       const candidate =
         (e.requested_stream && matchStream(e.streams, e.requested_stream)) ||
@@ -169,7 +206,15 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
         e.validation.tmp_pipeline_id === tmpId
           ? e
           : await ctx.checkpoint({ ...e, validation: { ...e.validation, ok: false, tmp_pipeline_id: tmpId } });
-      const result = await engines.for(base.target).validate(sql, tmpId, base.sink);
+      const engine = engines.for(base.target);
+      const result = await engine.validate(sql, tmpId, base.sink);
+      // Accepted is not yet validated on a streaming engine: the candidate runs on sample rows.
+      const dryRun = result.ok ? await dryRunCandidate(engine, base, sql) : null;
+      if (dryRun && 'failure' in dryRun) {
+        await engine.cleanup(tmpId);
+        return failAttempt(base, 'engine', dryRun.failure, sql);
+      }
+      const dryRunNotes = dryRun?.notes ?? [];
       if (result.ok) {
         // The SQL is fine but the sink is not: the person learns it now, not when applying.
         const sinkNote = result.sinkError
@@ -180,7 +225,7 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
           : [];
         return {
           ...base,
-          draft: { ...base.draft, assumptions: [...base.draft.assumptions, ...sinkNote] },
+          draft: { ...base.draft, assumptions: [...base.draft.assumptions, ...sinkNote, ...dryRunNotes] },
           validation: { ...base.validation, ok: true, error: null, error_stage: null, tmp_pipeline_id: tmpId },
           // SQL targets ran the query to validate it: its first rows are the preview.
           explain: {
@@ -210,5 +255,15 @@ function failAttempt(e: Envelope, stage: 'local' | 'engine', error: string, sql:
       tmp_pipeline_id: null,
       failures: [...e.validation.failures, { attempt: e.validation.attempt, sql, stage, error }],
     },
+  };
+}
+
+/** A table's comment and declared keys, for the envelope; null when the catalog has none. */
+function factsOf(s: StreamInfo): TableFacts | null {
+  if (!s.comment && !s.primaryKey?.length && !s.foreignKeys?.length) return null;
+  return {
+    ...(s.comment ? { comment: s.comment } : {}),
+    ...(s.primaryKey?.length ? { primary_key: s.primaryKey } : {}),
+    ...(s.foreignKeys?.length ? { foreign_keys: s.foreignKeys } : {}),
   };
 }

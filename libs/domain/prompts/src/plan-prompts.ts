@@ -15,6 +15,8 @@ export interface PlanPromptInput {
   hint: unknown;
   /** Words of the request that link to nothing in the tables. */
   unknown?: readonly string[];
+  /** The model's earlier questions about this request and the person's answers. */
+  answers?: readonly { question: string; answer: string }[];
   revision: { previous: string | null; error: string | null; feedback: string | null } | null;
   compact?: boolean;
 }
@@ -59,6 +61,9 @@ export function planMessages(input: PlanPromptInput): LlmMessage[] {
     .join('\n');
   const parts = [fence('user_request', input.request)];
   if (input.unknown?.length) parts.push(`Words of the request that match nothing in the tables: ${input.unknown.join(', ')}`);
+  for (const a of input.answers ?? []) {
+    parts.push(`You asked: ${a.question}\nThe person answered:\n${fence('user_answer', a.answer)}`);
+  }
   if (input.hint) parts.push(`Plan found from the request's words (keep it if it is right, fix it if not):\n${JSON.stringify(input.hint)}`);
   if (input.revision?.previous) parts.push(`Previous attempt:\n${input.revision.previous}`);
   if (input.revision?.error) parts.push(`It failed: ${input.revision.error}`);

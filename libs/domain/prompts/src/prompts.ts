@@ -72,6 +72,7 @@ export function routerMessages(e: Envelope, options: PromptOptions = {}): LlmMes
     `Active stream: ${e.active_stream ?? '(none)'}`,
     historyText(e),
     fence('user_request', e.request ?? ''),
+    answersText(e),
   ]
     .filter(Boolean)
     .join('\n');
@@ -135,10 +136,11 @@ export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOpti
     e.stream_schema ? describeSchema(e.stream_schema) : '',
     // A small model given other tables drafts over the wrong one; compact prompts stay on the stream.
     options.compact ? '' : joinableTables(e),
-    // The request already joins a clarification's answer to the question asked; a small model
-    // given the conversation too starts continuing it instead of writing SQL.
+    // A small model given the conversation too starts continuing it instead of writing SQL; the
+    // answers to its own questions are what it needs of it.
     options.compact ? '' : historyText(e),
     fence('user_request', e.request ?? ''),
+    answersText(e),
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -206,6 +208,7 @@ export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOpt
     // A small model given other tables drafts over the wrong one; compact prompts stay on the stream.
     options.compact ? '' : joinableTables(e),
     fence('user_request', e.request ?? ''),
+    answersText(e),
     `Previous SQL:\n${e.draft.sql ?? '(none)'}`,
     e.validation.error
       ? `Error from the ${e.validation.error_stage === 'local' ? 'local check' : 'engine'}:\n${compactEngineError(e.validation.error)}`
@@ -222,4 +225,11 @@ export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOpt
     { role: 'system', content: system },
     { role: 'user', content: user },
   ];
+}
+
+/** The questions asked about this request and the person's answers, each answer fenced as their words. */
+function answersText(e: Envelope): string {
+  return (e.answers ?? [])
+    .map((a) => `You asked: ${a.question}\nThe person answered:\n${fence('user_answer', a.answer)}`)
+    .join('\n');
 }

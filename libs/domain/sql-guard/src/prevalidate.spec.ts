@@ -54,7 +54,7 @@ describe('prevalidate (veloFlux): accepts valid SQL', () => {
     ],
     ["SELECT CASE device_id WHEN 'a' THEN 1 ELSE 0 END AS is_a FROM sensor_stream", SENSOR],
     [
-      "SELECT * FROM sensor_stream WHERE device_id IN ('a', 'b') AND humidity NOT IN (1, 2) AND temperature BETWEEN 10 AND 90",
+      "SELECT * FROM sensor_stream WHERE (device_id = 'a' OR device_id = 'b') AND humidity != 1 AND temperature >= 10 AND temperature <= 90",
       SENSOR,
     ],
     [
@@ -158,8 +158,11 @@ describe('prevalidate (veloFlux): accepts every contract example with a FROM', (
     "SELECT count(*) FROM s GROUP BY slidingwindow('ss', 10)",
     'SELECT * FROM s GROUP BY statewindow(a > 0, b = 1) OVER (PARTITION BY k1, k2)',
   ];
+  // The catalog's BETWEEN and IN examples are created and explained by the engine, then fail on
+  // every row when run (live engine): the check refuses them on purpose.
+  const failsWhenRun = /\bBETWEEN\b|\bIN\s*\(/i;
   const examples = [
-    ...CONTRACT_EXAMPLES.filter(([, sql]) => /\bFROM\b/i.test(sql)),
+    ...CONTRACT_EXAMPLES.filter(([, sql]) => /\bFROM\b/i.test(sql) && !failsWhenRun.test(sql)),
     ...section7.map((sql) => ['CONTRACT.md §7', sql] as [string, string]),
   ];
 

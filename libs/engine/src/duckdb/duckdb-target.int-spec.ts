@@ -117,6 +117,25 @@ describe('DuckDbTarget', () => {
       });
     });
 
+    it("reads the database's comments on tables, views and columns", async () => {
+      const file = join(dir, 'commented.duckdb');
+      const instance = await DuckDBInstance.create(file);
+      const connection = await instance.connect();
+      await connection.run(`CREATE TABLE cars (id INTEGER, atm BOOLEAN, px DOUBLE);
+        CREATE VIEW fast_cars AS SELECT * FROM cars;
+        COMMENT ON TABLE cars IS 'cars for sale';
+        COMMENT ON VIEW fast_cars IS 'sports models';
+        COMMENT ON COLUMN cars.atm IS 'automatic gearbox'`);
+      connection.closeSync();
+      instance.closeSync();
+      const streams = await open({ path: file }).listStreams();
+      const cars = streams.find((s) => s.name === 'cars');
+      expect(cars?.comment).toBe('cars for sale');
+      expect(streams.find((s) => s.name === 'fast_cars')?.comment).toBe('sports models');
+      expect(cars?.columns.find((c) => c.name === 'atm')?.comment).toBe('automatic gearbox');
+      expect(cars?.columns.find((c) => c.name === 'px')?.comment).toBeUndefined();
+    });
+
     it('describes a table (names are case-insensitive) and answers null for an unknown one', async () => {
       expect((await target.describeStream('devices'))?.columns.map((c) => c.name)).toEqual([
         'device_id',

@@ -4,6 +4,8 @@ import { QueryTimeLimitError, TargetQueryError, type Catalog, type StreamInfo, t
 import { readColumnValues } from '../sql/column-values';
 import { foldOverloads, withSyntaxFunctions, type FunctionOverload } from '../sql/sql-functions';
 import { RefusedQueryError } from '../sql/read-only-guard';
+import { withComments } from '../sql/table-comments';
+import { withKeys } from '../sql/table-keys';
 import { SqlDatabaseTarget } from '../sql/sql-database-target';
 import { classifyDuckDbError, isDuckDbInfrastructureError, isDuckDbInterrupt } from './classify';
 import { DUCKDB_SYNTAX_RULES, duckDbDialectNotes } from './duckdb-catalog';
@@ -86,7 +88,7 @@ export class DuckDbTarget extends SqlDatabaseTarget {
        WHERE table_schema = 'main' AND table_catalog = current_database()
        ORDER BY table_name, ordinal_position`,
     );
-    return groupColumns(rows);
+    return withComments(withKeys(groupColumns(rows), await this.query(KEYS_SQL)), await this.query(COMMENTS_SQL));
   }
 
   /**
@@ -291,6 +293,20 @@ function errorText(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') return err.message;
   return String(err);
 }
+
+/** Declared primary and foreign keys of the `main` schema (DuckDB names what a foreign key references). */
+/** Comments on the `main` schema's tables, views and columns (`COMMENT ON …`). */
+const COMMENTS_SQL = `SELECT table_name, column_name, comment FROM duckdb_columns()
+    WHERE schema_name = 'main' AND database_name = current_database() AND comment IS NOT NULL
+  UNION ALL SELECT table_name, NULL, comment FROM duckdb_tables()
+    WHERE schema_name = 'main' AND database_name = current_database() AND comment IS NOT NULL
+  UNION ALL SELECT view_name, NULL, comment FROM duckdb_views()
+    WHERE schema_name = 'main' AND database_name = current_database() AND comment IS NOT NULL`;
+
+const KEYS_SQL = `SELECT table_name, constraint_type, constraint_column_names, referenced_table, referenced_column_names
+  FROM duckdb_constraints()
+  WHERE schema_name = 'main' AND database_name = current_database() AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')
+  ORDER BY table_name, constraint_index`;
 
 /** Groups `information_schema.columns` rows into streams, keeping the query's order. */
 function groupColumns(rows: Record<string, unknown>[]): StreamInfo[] {

@@ -29,6 +29,7 @@ export const duckdbProfile: TargetProfile = {
   sourceNoun: 'table',
   streaming: false,
   configured: () => true,
+  locatedBy: 'DUCKDB_PATH',
   instance: (config) => config.duckdb.path,
   whereabouts: (config) => `embedded, the database file ${config.duckdb.path}`,
   create: (config) =>

@@ -115,6 +115,20 @@ suite('PostgresTarget', () => {
       );
     });
 
+    it("reads the database's comments on tables and columns", async () => {
+      await admin.query(`COMMENT ON TABLE "${schema}".devices IS 'installed sensor boxes'`);
+      await admin.query(`COMMENT ON COLUMN "${schema}".devices.model IS 'hardware revision'`);
+      try {
+        const devices = (await target.listStreams()).find((s) => s.name === 'devices');
+        expect(devices?.comment).toBe('installed sensor boxes');
+        expect(devices?.columns.find((c) => c.name === 'model')?.comment).toBe('hardware revision');
+        expect(devices?.columns.find((c) => c.name === 'site')?.comment).toBeUndefined();
+      } finally {
+        await admin.query(`COMMENT ON TABLE "${schema}".devices IS NULL`);
+        await admin.query(`COMMENT ON COLUMN "${schema}".devices.model IS NULL`);
+      }
+    });
+
     it('describes a table (unquoted names fold to lower case) and answers null for an unknown one', async () => {
       expect((await target.describeStream('devices'))?.columns.map((c) => c.name)).toEqual([
         'device_id',

@@ -3,6 +3,8 @@ import type { Column, TargetKind } from '@nl2p/envelope';
 import { foldOverloads, withSyntaxFunctions, type FunctionOverload } from '../sql/sql-functions';
 import { QueryTimeLimitError, TargetQueryError, type Catalog, type StreamInfo, type ValidationResult } from '../port';
 import { readColumnValues } from '../sql/column-values';
+import { withComments } from '../sql/table-comments';
+import { withKeys } from '../sql/table-keys';
 import { SqlDatabaseTarget } from '../sql/sql-database-target';
 import { asPgError, classifyPgError, formatPgError, isPgVerdict, PG_QUERY_CANCELED } from './classify';
 import { POSTGRES_FUNCTION_NAMES } from './function-names';
@@ -73,7 +75,13 @@ export class PostgresTarget extends SqlDatabaseTarget {
 
   /** Tables, views and materialized views of the schema the role may SELECT, with their columns. */
   async listStreams(): Promise<StreamInfo[]> {
-    return this.session((client) => this.readTables(client, null));
+    return this.session(async (client) => {
+      const keyed = withKeys(
+        await this.readTables(client, null),
+        (await client.query<Record<string, unknown>>(KEYS_SQL, [this.schema])).rows,
+      );
+      return withComments(keyed, (await client.query<Record<string, unknown>>(COMMENTS_SQL, [this.schema])).rows);
+    });
   }
 
   /**
@@ -245,6 +253,32 @@ export class PostgresTarget extends SqlDatabaseTarget {
     return [...byTable.values()];
   }
 }
+
+/** Comments on the schema's relations (column_name null) and their columns (`COMMENT ON …`). */
+const COMMENTS_SQL = `SELECT c.relname::text AS table_name, a.attname::text AS column_name, d.description AS comment
+  FROM pg_catalog.pg_description d
+  JOIN pg_catalog.pg_class c ON c.oid = d.objoid
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = d.objsubid AND d.objsubid > 0
+  WHERE d.classoid = 'pg_catalog.pg_class'::regclass AND n.nspname = $1 AND (d.objsubid = 0 OR a.attnum IS NOT NULL)`;
+
+/**
+ * Declared primary and foreign keys of the schema's tables, from `pg_constraint`: one row per key,
+ * its columns and (foreign keys) the table and columns it references, in key column order. Names
+ * are cast to text: node-pg parses `text[]` into arrays, but hands `name[]` back as its literal.
+ */
+const KEYS_SQL = `SELECT c.relname::text AS table_name,
+       CASE k.contype WHEN 'p' THEN 'PRIMARY KEY' ELSE 'FOREIGN KEY' END AS constraint_type,
+       ARRAY(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY AS u(n, i) JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.i) AS constraint_column_names,
+       r.relname::text AS referenced_table,
+       ARRAY(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY AS u(n, i) JOIN pg_catalog.pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.n ORDER BY u.i) AS referenced_column_names
+  FROM pg_catalog.pg_constraint k
+  JOIN pg_catalog.pg_class c ON c.oid = k.conrelid
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  LEFT JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
+  LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = r.relnamespace
+  WHERE n.nspname = $1 AND k.contype IN ('p', 'f') AND (k.contype = 'p' OR rn.nspname = $1)
+  ORDER BY c.relname, k.conname`;
 
 /**
  * Argument types a drafted query over ordinary tables meets, best first. PostgreSQL overloads many

@@ -17,6 +17,7 @@ export const postgresProfile: TargetProfile = {
   sourceNoun: 'table',
   streaming: false,
   configured: (config) => Boolean(config.postgres.url),
+  locatedBy: 'POSTGRES_URL',
   enabledBy: 'POSTGRES_URL',
   instance: (config) => config.postgres.url ?? '',
   whereabouts: (config) => {

@@ -92,12 +92,20 @@ export abstract class SqlDatabaseTarget implements EngineTarget {
    * the time limit.
    */
   async preview(sql: string): Promise<Preview> {
+    return this.run(sql, this.previewRows);
+  }
+
+  /**
+   * Up to `limit` rows of the SELECT, under the same guard and time limit as the preview (the
+   * caller bounds `limit`); `truncated` says the query had more.
+   */
+  async run(sql: string, limit: number): Promise<Preview> {
     await this.refuseUnlessReadOnly(sql);
-    const { columns, rows } = await this.readRows(previewQuery(sql, this.previewRows + 1));
+    const { columns, rows } = await this.readRows(previewQuery(sql, limit + 1));
     return {
       columns,
-      rows: rows.slice(0, this.previewRows).map((row) => row.map(jsonSafe)),
-      truncated: rows.length > this.previewRows,
+      rows: rows.slice(0, limit).map((row) => row.map(jsonSafe)),
+      truncated: rows.length > limit,
     };
   }
 

@@ -1,4 +1,4 @@
-import { type ColumnRef, type Literal, type TimeBucket } from '@nl2p/query-plan';
+import type { ColumnRef, DatePart, Literal, TextMatch, TimeBucket } from '@nl2p/query-plan';
 import { fullTimestamp, literalSql, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
 
 /** Words both SQL targets reserve (a superset is harmless: it only adds quotes). */
@@ -18,9 +18,16 @@ const SQL_RESERVED = new Set(
  * not a backslash: a backslash before a quote reads differently across SQL parsers, and the
  * single-SELECT guard refuses it.
  */
-function likePattern(value: string, match: 'contains' | 'starts_with' | 'ends_with'): string {
+function likePattern(value: string, match: TextMatch): string {
   const escaped = value.replace(/[!%_]/g, (c) => `!${c}`);
-  const pattern = match === 'contains' ? `%${escaped}%` : match === 'starts_with' ? `${escaped}%` : `%${escaped}`;
+  const pattern =
+    match === 'contains'
+      ? `%${escaped}%`
+      : match === 'starts_with'
+        ? `${escaped}%`
+        : match === 'ends_with'
+          ? `%${escaped}`
+          : escaped;
   return `${stringLiteral(pattern)} ESCAPE '!'`;
 }
 
@@ -28,14 +35,21 @@ const UNIT_WORD: Record<TimeBucket['unit'], string> = {
   second: 'second', minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
 }; // prettier-ignore
 
+/** `extract` field names; both databases count `dow` from Sunday = 0 and `week` as the ISO week. */
+const EXTRACT_FIELD: Record<DatePart, string> = {
+  year: 'year', quarter: 'quarter', month: 'month', week: 'week', day: 'day', day_of_week: 'dow', day_of_year: 'doy', hour: 'hour', minute: 'minute', second: 'second',
+}; // prettier-ignore
+
 /**
- * What DuckDB and PostgreSQL share; each adds its bucket for sizes above one and how it divides.
+ * What DuckDB and PostgreSQL share; each adds its bucket for sizes above one, how it divides and
+ * how it takes a date part.
  * Division by zero gives NULL on both (DuckDB alone would give Infinity, PostgreSQL an error).
  */
 function sqlDialect(
   label: string,
   sizedBucket: (column: string, b: TimeBucket) => string,
-  numerator: (left: string) => string = (left) => left,
+  numerator: (left: string) => string,
+  datePart: (field: string, column: string) => string,
 ): PlanDialect {
   const identifier = (name: string) => quoteIfNeeded(name, SQL_RESERVED);
   return {
@@ -50,6 +64,7 @@ function sqlDialect(
     literal: (v: Literal) =>
       literalSql(v, { booleans: ['TRUE', 'FALSE'], timestamp: (t) => `TIMESTAMP '${fullTimestamp(t)}'` }),
     textMatch: (column, match, value) => `${column} ILIKE ${likePattern(value, match)}`,
+    datePart: (part, column) => datePart(EXTRACT_FIELD[part], column),
     isNull: (column, negated) => `${column} IS ${negated ? 'NOT ' : ''}NULL`,
     divide: (left, right, safe) => `${numerator(left)} / ${safe ? right : `NULLIF(${right}, 0)`}`,
     bucket(column, b) {
@@ -72,11 +87,17 @@ const monthsOf = (b: TimeBucket) =>
  * DuckDB's `time_bucket` counts months from 2000-01-01 and fixed strides from 2000-01-03 (a
  * Monday). Quarters are written as months: an interval of quarters is not DuckDB syntax.
  */
-export const DUCKDB_DIALECT = sqlDialect('DuckDB', (column, b) => {
-  const months = monthsOf(b);
-  const interval = months === 3 ? `${b.size * 3} months` : plural(b);
-  return `time_bucket(INTERVAL '${interval}', ${column})`;
-});
+export const DUCKDB_DIALECT = sqlDialect(
+  'DuckDB',
+  (column, b) => {
+    const months = monthsOf(b);
+    const interval = months === 3 ? `${b.size * 3} months` : plural(b);
+    return `time_bucket(INTERVAL '${interval}', ${column})`;
+  },
+  (left) => left,
+  // BIGINT, whole seconds included.
+  (field, column) => `extract(${field} FROM ${column})`,
+);
 
 /**
  * PostgreSQL's `date_bin` takes fixed-length strides only, on the origin DuckDB's `time_bucket`
@@ -96,4 +117,9 @@ export const POSTGRES_DIALECT = sqlDialect(
     // Integer / integer truncates on PostgreSQL; DuckDB (and the plan) mean real division.
   },
   (left) => `${left}::numeric`,
+  // extract() is numeric on PostgreSQL, with the fraction of a second: an integer, as on DuckDB.
+  (field, column) =>
+    field === 'second'
+      ? `CAST(floor(extract(second FROM ${column})) AS integer)`
+      : `CAST(extract(${field} FROM ${column}) AS integer)`,
 );

@@ -157,6 +157,7 @@ export const VELOFLUX_DIALECT_NOTES: readonly string[] = [
   'HAVING works only with a window in GROUP BY and may reference aggregates only.',
   'No IS NULL / IS NOT NULL: use isnull(x) / NOT isnull(x).',
   'No LIKE / ILIKE: use regexp_matches(x, pattern), startswith(x, p) or endswith(x, p).',
+  "No BETWEEN or IN (…) lists: both are accepted, then fail on every row when the pipeline runs; write x >= a AND x <= b, and x = 'a' OR x = 'b'.",
   'No || operator: use concat(a, b) (exactly two string arguments).',
   "No type conversion: CAST(x AS t) and cast(x, 't') both fail, whatever the spelling; use the column as it is typed (format(x) turns a number into a string, from_unix_time(s) epoch seconds into a timestamp).",
   'No INTERVAL, TIMESTAMP literals, subqueries, EXISTS or EXTRACT.',

@@ -138,6 +138,23 @@ describe('veloFlux compiler: expressions and names', () => {
     ).toBe("SELECT (location->lat) AS location_lat, avg(CASE WHEN (location->lat) > 50 THEN speed END) AS avg_speed FROM vehicle GROUP BY (location->lat), tumblingwindow('ss', 10) HAVING count(CASE WHEN (location->lat) > 50 THEN 1 END) > 0");
   }); // prettier-ignore
 
+  it('writes ranges and value lists as the comparisons that run (BETWEEN and IN fail on every row when run: live engine)', () => {
+    const where: Condition = {
+      kind: 'or',
+      conditions: [
+        { kind: 'between', column: { column: 'temperature' }, low: num(10), high: num(50) },
+        { kind: 'in', column: { column: 'device_id' }, values: [{ kind: 'string', value: 'eu-west' }, { kind: 'string', value: 'eu-north' }] },
+      ],
+    };
+    expect(compile({ source: 'sensor_stream', select: [deviceId], where }).sql).toBe(
+      "SELECT device_id FROM sensor_stream WHERE (temperature >= 10 AND temperature <= 50) OR (device_id = 'eu-west' OR device_id = 'eu-north')",
+    );
+    const notIn: Condition = { kind: 'in', column: { column: 'device_id' }, values: [{ kind: 'string', value: 'a' }, { kind: 'string', value: 'b' }], negated: true };
+    expect(compile({ source: 'sensor_stream', select: [deviceId], where: notIn }).sql).toBe("SELECT device_id FROM sensor_stream WHERE device_id != 'a' AND device_id != 'b'");
+    const one: Condition = { kind: 'in', column: { column: 'device_id' }, values: [{ kind: 'string', value: 'a' }] };
+    expect(compile({ source: 'sensor_stream', select: [deviceId], where: one }).sql).toBe("SELECT device_id FROM sensor_stream WHERE device_id = 'a'");
+  }); // prettier-ignore
+
   it('writes isnull() for IS NULL (probe_is_null_create, probe2_isnull_not_create)', () => {
     expect(recorded('probe_is_null_create').status).toBe(400);
     expect(recorded('probe2_isnull_not_create')).toMatchObject({ status: 201, sql: expect.stringContaining('NOT isnull(humidity)') });
@@ -392,6 +409,8 @@ describe('veloFlux compiler, random valid streaming plans over the recorded stre
         // probe_join_on_create, probe_is_null_create, probe_like_create, probe_interval_create,
         // probe_timestamp_literal_create, probe_order_by_nulls_create, probe_struct_no_parens_create).
         expect(sql).not.toMatch(/\b(CAST|JOIN|IS (NOT )?NULL|I?LIKE|INTERVAL|TIMESTAMP|NULLS)\b|\w->\w+ *[<>=!]/i);
+        // Created, then failing on every row when run (live engine): never written.
+        expect(sql).not.toMatch(/\bBETWEEN\b|\bIN \(/i);
       }),
       { numRuns: 200, seed: 15 },
     );

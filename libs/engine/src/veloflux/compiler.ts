@@ -10,6 +10,7 @@ import {
 } from '@nl2p/query-plan';
 import type { PlanTables, QueryCompiler } from '../compiler';
 import { conditionInAggregates, whereAfterWindow } from './where-semantics';
+import { refuseBeyondStream } from './refuse-beyond-stream';
 import { compilePlan, literalSql, stringLiteral, type PlanDialect } from '../sql/plan-sql';
 
 /**
@@ -130,6 +131,7 @@ export const VELOFLUX_DIALECT: PlanDialect = {
     const cased = /[A-Za-z]/.test(value);
     const subject = cased ? `lower(${column})` : column;
     const text = cased ? value.toLowerCase() : value;
+    if (match === 'equals') return `${subject} = ${stringLiteral(text)}`;
     if (match === 'starts_with') return `startswith(${subject}, ${stringLiteral(text)})`;
     if (match === 'ends_with') return `endswith(${subject}, ${stringLiteral(text)})`;
     return `regexp_matches(${subject}, ${stringLiteral(escapeRegex(text))})`;
@@ -137,6 +139,7 @@ export const VELOFLUX_DIALECT: PlanDialect = {
   isNull: (column, negated) => `${negated ? 'NOT ' : ''}isnull(${column})`,
   window: windowSql,
   refuse(plan: QueryPlan, tables) {
+    refuseBeyondStream(plan);
     if (plan.joins.length) throw new QueryPlanError('veloFlux cannot join streams; ask about one stream at a time');
     // Recorded: a quoted stream name is looked up with its quotes (probe_quoted_stream_create).
     if (identifier(plan.source) !== plan.source) throw new QueryPlanError(`veloFlux reads a stream by its bare name, and '${plan.source}' cannot be written bare; rename the stream`);
@@ -181,6 +184,11 @@ export const VELOFLUX_DIALECT: PlanDialect = {
   // Live engine: count(DISTINCT x) is created and then fails when the pipeline runs ("DISTINCT
   // aggregates are not supported yet"); ndv(x) counts the same and runs.
   distinctCount: (arg) => `ndv(${arg})`,
+  // Live engine: `BETWEEN` and `IN (…)` pass create and explain, then fail on every row ("Type
+  // mismatch … got Bool(true) and Bool(false)") while the pipeline reports itself running; the
+  // comparisons they stand for give the right rows.
+  between: (column, low, high) => `${column} >= ${low} AND ${column} <= ${high}`,
+  inList: (column, values, negated) => values.map((v) => `${column} ${negated ? '!=' : '='} ${v}`).join(negated ? ' AND ' : ' OR '),
 }; // prettier-ignore
 
 export const velofluxCompiler: QueryCompiler = {

@@ -10,7 +10,9 @@ export const velofluxProfile: TargetProfile = {
   label: 'veloFlux',
   sourceNoun: 'stream',
   streaming: true,
-  configured: () => true,
+  configured: (config) => config.veloflux.configured,
+  enabledBy: 'VELOFLUX_URL',
+  locatedBy: 'VELOFLUX_URL',
   instance: (config) => config.veloflux.url,
   whereabouts: (config) => `the veloFlux Manager at ${config.veloflux.url}`,
   create: (config, hooks) =>
@@ -22,6 +24,9 @@ export const velofluxProfile: TargetProfile = {
         backoffMs: config.veloflux.backoffMs,
         onCall: hooks.onEngineCall,
       }),
+      config.veloflux.dryRun.enabled
+        ? { limitMs: config.veloflux.dryRun.limitMs, brokerUrl: config.veloflux.dryRun.brokerUrl }
+        : undefined,
     ),
   compiler: velofluxCompiler,
   reviewAssumptions: reviewWhereSemantics,

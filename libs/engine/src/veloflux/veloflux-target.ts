@@ -1,11 +1,12 @@
-import { isTmpPipelineId, TMP_PIPELINE_PREFIX, type SinkConfig, type TargetKind } from '@nl2p/envelope';
+import { isDryRunId, isTmpPipelineId, TMP_PIPELINE_PREFIX, type SinkConfig, type TargetKind } from '@nl2p/envelope';
 import {
   ManagerClient,
   ManagerError,
   type CreatePipelineRequest,
   type CreatePipelineSinkRequest,
 } from '../manager-client';
-import type { Catalog, EngineTarget, StreamInfo, ValidationResult } from '../port';
+import type { Catalog, DryRunReport, DryRunRequest, EngineTarget, StreamInfo, ValidationResult } from '../port';
+import { removeDryRun, VelofluxDryRun, type DryRunOptions } from './dry-run/dry-run';
 import { toFunctionInfos, toSyntaxRules, VELOFLUX_DIALECT_NOTES } from './catalog';
 import { classifyEngineError, isSinkConfigError } from './classify';
 
@@ -17,8 +18,21 @@ import { classifyEngineError, isSinkConfigError } from './classify';
  */
 export class VelofluxTarget implements EngineTarget {
   readonly kind: TargetKind = 'veloflux';
+  /** {@inheritDoc EngineTarget.dryRun}; absent when dry runs are turned off. */
+  readonly dryRun?: (request: DryRunRequest) => Promise<DryRunReport>;
 
-  constructor(private readonly client: ManagerClient) {}
+  constructor(
+    private readonly client: ManagerClient,
+    dryRun?: DryRunOptions,
+  ) {
+    if (dryRun) {
+      const runner = new VelofluxDryRun(client, dryRun);
+      this.dryRun = (request) => {
+        assertTmpId(request.id);
+        return runner.run(request);
+      };
+    }
+  }
 
   /** {@inheritDoc EngineTarget.listStreams} */
   async listStreams(): Promise<StreamInfo[]> {
@@ -90,13 +104,16 @@ export class VelofluxTarget implements EngineTarget {
 
   /** {@inheritDoc EngineTarget.listTmpPipelines} */
   async listTmpPipelines(): Promise<string[]> {
-    return (await this.client.listPipelines()).map((p) => p.id).filter(isTmpPipelineId);
+    const [pipelines, streams] = await Promise.all([this.client.listPipelines(), this.client.listStreams()]);
+    const ids = new Set([...pipelines.map((p) => p.id), ...streams.map((s) => s.name)]);
+    return [...ids].filter(isTmpPipelineId).sort();
   }
 
-  /** {@inheritDoc EngineTarget.cleanup} */
+  /** {@inheritDoc EngineTarget.cleanup}; a dry run's name deletes its input stream too. */
   async cleanup(tmpId: string): Promise<void> {
     assertTmpId(tmpId);
-    await this.deleteIgnoringMissing(tmpId);
+    if (isDryRunId(tmpId)) await removeDryRun(this.client, tmpId);
+    else await this.deleteIgnoringMissing(tmpId);
   }
 
   /**

@@ -28,6 +28,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ GATEWAY_PORT: '' }).gateway.port).toBe(3000);
   });
 
+  it('offers veloFlux only with VELOFLUX_URL or as the default target', () => {
+    expect(loadConfig({}).veloflux.configured).toBe(false);
+    expect(loadConfig({ VELOFLUX_URL: '' }).veloflux.configured).toBe(false);
+    expect(loadConfig({ TARGET: 'veloflux' }).veloflux).toMatchObject({
+      configured: true,
+      url: 'http://127.0.0.1:8080',
+    });
+    expect(loadConfig({ VELOFLUX_URL: 'http://manager:9081' }).veloflux).toMatchObject({
+      configured: true,
+      url: 'http://manager:9081',
+    });
+  });
+
   it('parses API key hashes per tenant and refuses malformed entries', () => {
     const hash = 'a'.repeat(64);
     const c = loadConfig({ API_KEYS: `acme:${hash}, globex:${'B'.repeat(64)}` });
@@ -69,5 +82,46 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LLM_PROVIDER: 'ollama', LOCAL_THREADS: '0' })).toThrow(
       /LLM_PROVIDER[\s\S]*LOCAL_THREADS/,
     );
+  });
+});
+
+describe('SQL_SOURCES', () => {
+  it('defaults to the SQL targets, named by engine', () => {
+    expect(loadConfig({}).sources.list).toEqual([{ name: 'duckdb', engine: 'duckdb', path: 'data/demo.duckdb' }]);
+    const both = loadConfig({ POSTGRES_URL: 'postgres://u@h:5432/db', POSTGRES_SCHEMA: 'shop' }).sources.list;
+    expect(both.map((s) => s.name)).toEqual(['duckdb', 'postgres']);
+    expect(both[1]).toMatchObject({ url: 'postgres://u@h:5432/db', schema: 'shop' });
+  });
+
+  it('reads named sources with a PostgreSQL schema after #', () => {
+    const c = loadConfig({
+      SQL_SOURCES: 'orders=postgres:postgres://app:pw@db:5432/shop#sales, telemetry=duckdb:data/t.duckdb',
+      SOURCE_ROW_LIMIT: '500',
+    });
+    expect(c.sources.list).toEqual([
+      { name: 'orders', engine: 'postgres', url: 'postgres://app:pw@db:5432/shop', schema: 'sales' },
+      { name: 'telemetry', engine: 'duckdb', path: 'data/t.duckdb' },
+    ]);
+    expect(c.sources.rowLimit).toBe(500);
+  });
+
+  it('gives one error per bad entry, never echoing a location', () => {
+    let message = '';
+    try {
+      loadConfig({
+        SQL_SOURCES:
+          'good=duckdb:a.db,Bad=duckdb:b.db,x=oracle:o,y=postgres:http://secret@h/db,good=duckdb:c.db,z=duckdb',
+      });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    const lines = message.split('\n').filter((l) => l.includes('SQL_SOURCES'));
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/entry 2: the name must be lower-case/);
+    expect(lines[1]).toMatch(/entry 3 \(x\): the engine must be one of duckdb, postgres/);
+    expect(lines[2]).toMatch(/entry 4 \(y\): the location must be a postgres:\/\/ URL/);
+    expect(lines[3]).toMatch(/entry 5 \(good\): the name good is used twice/);
+    expect(lines[4]).toMatch(/entry 6 \(z\): no location/);
+    expect(message).not.toContain('secret');
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { TargetKind } from '@nl2p/envelope';
+import { defaultSqlSources, SqlSourcesSchema, type SqlSourceConfig } from './sql-sources';
 
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 const bool = (def: boolean) =>
@@ -12,6 +13,8 @@ const bool = (def: boolean) =>
 
 /** Where `LLM_PROVIDER=openai` sends requests when `LLM_BASE_URL` is unset (Ollama's default port). */
 export const DEFAULT_LLM_BASE_URL = 'http://127.0.0.1:11434/v1';
+/** Where a veloFlux Manager is looked for when it is the default target and `VELOFLUX_URL` is unset. */
+export const DEFAULT_VELOFLUX_URL = 'http://127.0.0.1:8080';
 
 /**
  * Every environment key the services read, validated once at boot. Unknown keys are ignored
@@ -60,8 +63,34 @@ export const EnvSchema = z.object({
   POSTGRES_SCHEMA: z.string().default('public'),
   /** SQL targets: rows shown in a preview, and the time limit of every query they run. */
   PREVIEW_ROWS: z.coerce.number().int().min(1).max(1_000).default(20),
+  /** SQL targets: the most rows one run of an answer's query returns (`POST /v1/sessions/{id}/run`). */
+  RUN_ROWS_MAX: z.coerce.number().int().min(1).max(100_000).default(10_000),
+  /**
+   * Named SQL sources a session may query together: `name=engine:location`, comma-separated
+   * (`orders=postgres:postgres://…#schema,telemetry=duckdb:data/t.duckdb`). Unset: the SQL
+   * targets above, named `duckdb` and `postgres`.
+   */
+  SQL_SOURCES: SqlSourcesSchema,
+  /**
+   * Rows one source's part of a multi-source question may return; a part that reaches it is
+   * reported and nothing is joined from it (the person is asked to narrow the request).
+   */
+  SOURCE_ROW_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(10).default(5_000),
-  VELOFLUX_URL: z.url().default('http://127.0.0.1:8080'),
+  /**
+   * The veloFlux Manager. Unset, veloFlux is offered only when it is the default `TARGET` (then at
+   * http://127.0.0.1:8080), so a deployment without a Manager does not list one it cannot reach.
+   */
+  VELOFLUX_URL: z.url().optional(),
+  /**
+   * Runs every veloFlux candidate on sample rows before offering it (a temporary stream and
+   * pipeline, fed over MQTT); `false` judges by create and explain alone.
+   */
+  VELOFLUX_DRY_RUN: bool(true),
+  /** The dry run's time limit, waiting for a window's first flush included. */
+  VELOFLUX_DRY_RUN_LIMIT_MS: z.coerce.number().int().min(2_000).default(25_000),
+  /** The MQTT broker the dry run publishes to (as the engine reaches it too); default: the stream's own. */
+  VELOFLUX_DRY_RUN_BROKER_URL: z.string().min(1).optional(),
   ENGINE_TIMEOUT_MS: int(10_000),
   ENGINE_RETRIES: int(3),
   ENGINE_BACKOFF_MS: int(200),
@@ -114,6 +143,12 @@ export const EnvSchema = z.object({
    * on for the embedded model (it would only copy or spoil it), off for a server.
    */
   PLAN_TRUST_LINKS: z.enum(['true', 'false']).optional(),
+  /**
+   * Plan mode: a word that fits several columns equally is the model's to choose among them (an
+   * enumeration, shown as an assumption) instead of a question for the person. Off by default:
+   * not yet measured to beat asking (see README, "The model as a chooser").
+   */
+  MODEL_CHOOSES: bool(false),
 
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   SINK_TYPE: z.string().default('mqtt'),
@@ -225,8 +260,19 @@ export interface AppConfig {
   cors: { origins: string[] };
   duckdb: { path: string };
   postgres: { url: string | undefined; schema: string };
-  sqlTargets: { previewRows: number; queryTimeoutMs: number };
-  veloflux: { url: string; timeoutMs: number; retries: number; backoffMs: number };
+  sqlTargets: { previewRows: number; runRowsMax: number; queryTimeoutMs: number };
+  /** The named SQL sources a multi-source session reads, each part under these limits. */
+  sources: { list: SqlSourceConfig[]; rowLimit: number; queryTimeoutMs: number };
+  veloflux: {
+    /** Whether sessions may use veloFlux here: `VELOFLUX_URL` is set, or veloFlux is the default target. */
+    configured: boolean;
+    url: string;
+    timeoutMs: number;
+    retries: number;
+    backoffMs: number;
+    /** Candidates run on sample rows before they are offered (`VELOFLUX_DRY_RUN*`). */
+    dryRun: { enabled: boolean; limitMs: number; brokerUrl: string | undefined };
+  };
   llm: {
     /** Resolved from `LLM_PROVIDER` (see there). */
     provider: 'local' | 'openai';
@@ -247,7 +293,13 @@ export interface AppConfig {
       prompts: 'compact' | 'full';
     };
   };
-  workflow: { maxAttempts: number; draftMode: DraftMode; linking: boolean; planTrustLinks: boolean };
+  workflow: {
+    maxAttempts: number;
+    draftMode: DraftMode;
+    linking: boolean;
+    planTrustLinks: boolean;
+    modelChooses: boolean;
+  };
   sink: { type: string; props: Record<string, unknown> };
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
   worker: { concurrency: number; backoffFactor: number; shutdownGraceMs: number };
@@ -284,12 +336,23 @@ function toAppConfig(e: Env): AppConfig {
     },
     duckdb: { path: e.DUCKDB_PATH },
     postgres: { url: e.POSTGRES_URL, schema: e.POSTGRES_SCHEMA },
-    sqlTargets: { previewRows: e.PREVIEW_ROWS, queryTimeoutMs: e.QUERY_TIMEOUT_MS },
+    sqlTargets: { previewRows: e.PREVIEW_ROWS, runRowsMax: e.RUN_ROWS_MAX, queryTimeoutMs: e.QUERY_TIMEOUT_MS },
+    sources: {
+      list: defaultSqlSources(e.SQL_SOURCES, e.DUCKDB_PATH, { url: e.POSTGRES_URL, schema: e.POSTGRES_SCHEMA }),
+      rowLimit: e.SOURCE_ROW_LIMIT,
+      queryTimeoutMs: e.QUERY_TIMEOUT_MS,
+    },
     veloflux: {
-      url: e.VELOFLUX_URL,
+      configured: e.VELOFLUX_URL !== undefined || e.TARGET === 'veloflux',
+      url: e.VELOFLUX_URL ?? DEFAULT_VELOFLUX_URL,
       timeoutMs: e.ENGINE_TIMEOUT_MS,
       retries: e.ENGINE_RETRIES,
       backoffMs: e.ENGINE_BACKOFF_MS,
+      dryRun: {
+        enabled: e.VELOFLUX_DRY_RUN,
+        limitMs: e.VELOFLUX_DRY_RUN_LIMIT_MS,
+        brokerUrl: e.VELOFLUX_DRY_RUN_BROKER_URL,
+      },
     },
     llm: {
       provider,
@@ -319,6 +382,7 @@ function toAppConfig(e: Env): AppConfig {
       draftMode: e.DRAFT_MODE ?? (provider === 'local' ? 'plan' : 'auto'),
       linking: e.LINKING,
       planTrustLinks: e.PLAN_TRUST_LINKS ? e.PLAN_TRUST_LINKS === 'true' : provider === 'local',
+      modelChooses: e.MODEL_CHOOSES,
     },
     sink:
       e.SINK_TYPE === 'mqtt'

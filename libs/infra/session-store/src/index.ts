@@ -4,3 +4,5 @@ export * from './keys';
 export * from './session-store';
 export * from './trace-log';
 export * from './event-hub';
+export * from './glossary-store';
+export { ExampleStore } from './example-store';

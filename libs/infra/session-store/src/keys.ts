@@ -30,6 +30,15 @@ export class RedisKeys {
   tenantSessions(tenant: string): string {
     return `${this.prefix}:tenant:${tenant}:sessions`;
   }
+  /** A tenant's glossary: a hash from each term's key (see `termKey`) to its entry, never expiring. */
+  glossary(tenant: string): string {
+    return `${this.prefix}:tenant:${tenant}:glossary`;
+  }
+
+  /** A tenant's confirmed requests and their SQL: a hash from each request's key to its example. */
+  examples(tenant: string): string {
+    return `${this.prefix}:tenant:${tenant}:examples`;
+  }
   trace(id: string): string {
     return `${this.prefix}:session:${id}:trace`;
   }

@@ -9,6 +9,7 @@ export * from './node-runner';
 export * from './tokens';
 export * from './turn-control';
 export * from './workflow-worker';
+export * from './redis-at-boot';
 export * from './run-worker';
 export * from './queue-depth';
 export * from './worker-lifecycle';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { tmpPipelineIdOf, type Envelope, type NodeName, type SessionEvent } from '@nl2p/envelope';
+import { dryRunIdOf, tmpPipelineIdOf, type Envelope, type NodeName, type SessionEvent } from '@nl2p/envelope';
 import { END, GRAPH, TMP_PIPELINE_NODES, ownsTmpPipeline, remember } from '@nl2p/graph';
 import { EventLog, TraceLog, type NodeTraceRecord, type SessionStore } from '@nl2p/session-store';
 import type { Span } from '@opentelemetry/api';
@@ -456,7 +456,9 @@ export class NodeRunner {
 
   /** The temp pipeline this job's node may have created (validate, explain, cleanup only). */
   private attemptTmpIds(e: JobAddress): string[] {
-    return e.node && TMP_PIPELINE_NODES.has(e.node) ? [tmpPipelineIdOf(e)] : [];
+    if (!e.node || !TMP_PIPELINE_NODES.has(e.node)) return [];
+    // A dry run lives and dies inside validate, so only a worker killed in it leaves one behind.
+    return e.node === 'validate' ? [tmpPipelineIdOf(e), dryRunIdOf(e)] : [tmpPipelineIdOf(e)];
   }
 
   /** Deletes those of `ids` no in-flight turn owns (read fresh), best effort. */

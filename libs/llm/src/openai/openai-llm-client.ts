@@ -188,7 +188,7 @@ export class OpenAiLlmClient implements LlmClient {
       case 'json_schema': {
         let jsonSchema: Record<string, unknown>;
         try {
-          jsonSchema = z.toJSONSchema(schema);
+          jsonSchema = withoutDefaults(z.toJSONSchema(schema));
         } catch (error) {
           // A schema with transforms/custom types has no JSON Schema form: a programming error.
           throw new LlmError(
@@ -393,4 +393,19 @@ function validate<T>(text: string, schema: z.ZodType<T>): Validation<T> {
 function withJsonHint(messages: LlmMessage[]): LlmMessage[] {
   if (messages.some((m) => /json/i.test(m.content))) return messages;
   return [...messages, { role: 'system', content: JSON_HINT }];
+}
+
+/**
+ * The JSON Schema without `default` keywords, which strict structured outputs do not accept: a
+ * field with a default is still required there (zod emits output schemas), and the default only
+ * serves answers from servers without strict outputs, when the answer is parsed.
+ */
+export function withoutDefaults<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withoutDefaults) as T;
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => key !== 'default')
+      .map(([key, value]) => [key, withoutDefaults(value)]),
+  ) as T;
 }

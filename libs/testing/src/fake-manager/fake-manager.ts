@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Column } from '@nl2p/envelope';
 import { physicalProcessorIds, renderExplain, type ExplainSink } from './fake-explain';
+import { FakeRuntime } from './fake-runtime';
 import {
   FakeParseError,
   FakePlanError,
@@ -59,6 +60,8 @@ interface StoredPipeline {
   desired: 'running' | 'stopped';
   /** Runtime state (`GET /pipelines`, stats). */
   running: boolean;
+  /** While running: what it has taken from its stream's topic and done with it. */
+  runtime?: FakeRuntime;
 }
 
 type Failure = number | 'reset';
@@ -162,6 +165,7 @@ export class FakeManager {
   }
 
   async stop(): Promise<void> {
+    await this.stopRuntimes();
     const server = this.server;
     if (!server) return;
     this.server = null;
@@ -172,6 +176,7 @@ export class FakeManager {
 
   /** Back to the seeded state: no pipelines, no recorded requests, no scripted behaviour. */
   reset(): void {
+    void this.stopRuntimes();
     this.requests.length = 0;
     this.delayMs = 0;
     this.stored.clear();
@@ -250,6 +255,30 @@ export class FakeManager {
   /** Ids in storage, sorted, orphans included. */
   pipelines(): string[] {
     return [...this.stored.keys()].sort();
+  }
+
+  /** Stream names, sorted. */
+  streamNames(): string[] {
+    return [...this.streams.keys()].sort();
+  }
+
+  private async stopRuntimes(): Promise<void> {
+    await Promise.all([...this.stored.values()].map((p) => p.runtime?.stop() ?? Promise.resolve()));
+  }
+
+  /**
+   * Starts the pipeline's runtime: an MQTT stream's source subscribes to its topic on its broker
+   * (a started pipeline reading any other kind of stream takes no rows, as a mock source fed by
+   * no one).
+   */
+  private async startRuntime(p: StoredPipeline): Promise<void> {
+    if (p.running || !p.plan) return;
+    const stream = this.streams.get(p.plan.stream);
+    const runtime = new FakeRuntime(String(p.spec['sql']), p.plan, physicalProcessorIds(p.plan, p.sinks));
+    p.runtime = runtime;
+    if (stream?.type === 'mqtt') {
+      await runtime.start(asOptionalText(stream.props['broker_url']), asOptionalText(stream.props['topic']));
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -396,6 +425,7 @@ export class FakeManager {
       allow('POST');
       return this.withLock(b, async () => {
         const p = this.loaded(b);
+        await this.startRuntime(p);
         p.desired = 'running';
         p.running = true;
         return { status: 200, body: `pipeline ${b} started` };
@@ -411,6 +441,8 @@ export class FakeManager {
           throw new HttpError(400, `unsupported stop mode: ${mode}`);
         }
         const p = this.loaded(b);
+        await p.runtime?.stop();
+        p.runtime = undefined;
         p.desired = 'stopped';
         p.running = false;
         return { status: 200, body: `pipeline ${b} stopped` };
@@ -427,11 +459,13 @@ export class FakeManager {
             `failed to collect pipeline ${b} stats: pipeline runtime error: pipeline ${b} is not running`,
           );
         }
-        // Zero counters in plan order; the real order is the runtime's HashMap order.
+        // Counters in plan order; the real order is the runtime's HashMap order.
         const stats = { records_in: 0, records_out: 0, error_count: 0, last_error: null };
         return {
           status: 200,
-          body: physicalProcessorIds(p.plan, p.sinks).map((processor_id) => ({ processor_id, stats })),
+          body:
+            p.runtime?.stats() ??
+            physicalProcessorIds(p.plan, p.sinks).map((processor_id) => ({ processor_id, stats })),
         };
       });
     }
@@ -638,7 +672,10 @@ export class FakeManager {
 
   private async deletePipeline(id: string): Promise<Answer> {
     return this.withLock(id, async () => {
-      if (!this.stored.delete(id)) throw new HttpError(404, `pipeline ${id} not found`);
+      const p = this.stored.get(id);
+      if (!p) throw new HttpError(404, `pipeline ${id} not found`);
+      await p.runtime?.stop();
+      this.stored.delete(id);
       return { status: 200, body: `pipeline ${id} deleted` };
     });
   }
@@ -991,6 +1028,10 @@ function canonicalColumn(c: RawColumn): Column {
 
 function streamInfo(name: string, spec: FakeStreamSpec): Record<string, unknown> {
   return { name, shared: spec.shared, schema: spec.schema, shared_stream: null };
+}
+
+function asOptionalText(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
 }
 
 /** A JSON value as the engine echoes it in a message: strings bare, anything else as JSON. */

@@ -12,7 +12,7 @@ import model from 'wink-eng-lite-web-model';
 let nlp: ReturnType<typeof winkNLP> | null = null;
 const cache = new Map<string, string>();
 
-function engine(): ReturnType<typeof winkNLP> {
+export function engine(): ReturnType<typeof winkNLP> {
   nlp ??= winkNLP(model);
   return nlp;
 }

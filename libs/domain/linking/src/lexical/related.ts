@@ -1,4 +1,5 @@
 import { senses, synset, WORDNET_POS, wordnetAvailable, type Synset, type WordNetPos } from './wordnet';
+import { wordTable } from '../word-table';
 
 /**
  * How two words are related in meaning, by WordNet's relations, weighed: a shared sense is
@@ -24,7 +25,7 @@ export const LOOSE_RELATIONS: ReadonlySet<Relation> = new Set(['broader', 'narro
 /** Only a word's commonest senses count: rare senses relate everything to everything. */
 const SENSES_PER_POS: Record<WordNetPos, number> = { n: 3, v: 2, a: 3, r: 1 };
 
-const RELATION_OF: Record<string, Relation> = {
+const RELATION_OF: Record<string, Relation> = wordTable({
   '=': 'attribute',
   '+': 'derived',
   '\\': 'derived',
@@ -34,7 +35,7 @@ const RELATION_OF: Record<string, Relation> = {
   '@i': 'broader',
   '~': 'narrower',
   '~i': 'narrower',
-};
+});
 
 const neighbourhoods = new Map<string, Map<string, Relation>>();
 

@@ -85,3 +85,72 @@ export function streamSchema(): LinkSchema {
     },
   };
 }
+
+/** Names written the way schemas write them: a yes/no column with its verb, a unit suffix, a key by initials. */
+export function carsSchema(): LinkSchema {
+  return {
+    streaming: false,
+    values: {},
+    tables: {
+      cars: [
+        { name: 'car_id', data_type: 'INTEGER' },
+        { name: 'model', data_type: 'VARCHAR' },
+        { name: 'has_auto_gearbox', data_type: 'BOOLEAN' },
+        { name: 'price_usd', data_type: 'DOUBLE' },
+      ],
+      checkin: [
+        { name: 'cid', data_type: 'INTEGER' },
+        { name: 'car_id', data_type: 'INTEGER' },
+        { name: 'count', data_type: 'INTEGER' },
+      ],
+    },
+  };
+}
+
+/**
+ * Things related through bridge tables, with declared keys: authors write papers (writes),
+ * papers cite papers (cites), papers appear in venues, restaurants hold their food type.
+ */
+export function scholarSchema(): LinkSchema {
+  const fk = (column: string, table: string, target = column) => ({
+    columns: [column],
+    references: { table, columns: [target] },
+  });
+  return {
+    streaming: false,
+    values: { restaurant: { food_type: ['Italian', 'Mexican', 'Vegan'] } },
+    tables: {
+      author: [
+        { name: 'authorid', data_type: 'INTEGER' },
+        { name: 'authorname', data_type: 'VARCHAR' },
+      ],
+      paper: [
+        { name: 'paperid', data_type: 'INTEGER' },
+        { name: 'title', data_type: 'VARCHAR' },
+        { name: 'year', data_type: 'INTEGER' },
+        { name: 'venueid', data_type: 'INTEGER' },
+      ],
+      writes: [
+        { name: 'paperid', data_type: 'INTEGER' },
+        { name: 'authorid', data_type: 'INTEGER' },
+      ],
+      venue: [
+        { name: 'venueid', data_type: 'INTEGER' },
+        { name: 'venuename', data_type: 'VARCHAR' },
+      ],
+      restaurant: [
+        { name: 'id', data_type: 'INTEGER' },
+        { name: 'name', data_type: 'VARCHAR' },
+        { name: 'food_type', data_type: 'VARCHAR' },
+        { name: 'rating', data_type: 'DOUBLE' },
+      ],
+    },
+    keys: {
+      author: { primaryKey: ['authorid'] },
+      paper: { primaryKey: ['paperid'], foreignKeys: [fk('venueid', 'venue')] },
+      venue: { primaryKey: ['venueid'] },
+      writes: { foreignKeys: [fk('paperid', 'paper'), fk('authorid', 'author')] },
+      restaurant: { primaryKey: ['id'] },
+    },
+  };
+}

@@ -21,6 +21,7 @@ import { oneWindow } from './one-window';
 import { orderByStar } from './order-by-star';
 import { patternMatching } from './pattern-matching';
 import { qualifiedNames } from './qualified-names';
+import { rangeAndListTests } from './range-and-list-tests';
 import { selectAliases } from './select-aliases';
 import { setOperations } from './set-operations';
 import { singleStream } from './single-stream';
@@ -57,6 +58,7 @@ export const VELOFLUX_RULES: readonly VelofluxRule[] = [
   jsonOperators,
   nullTests,
   patternMatching,
+  rangeAndListTests,
   intervalLiterals,
   extract,
   subqueries,

@@ -1,0 +1,137 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { tmpPipelineId } from '@nl2p/envelope';
+import {
+  demoTables,
+  DuckDbTarget,
+  executeDag,
+  loadDemoData,
+  qualifyPlan,
+  SPLIT_DEMO,
+  SqlSources,
+  writeDuckDbTables,
+  writePostgresTables,
+} from '@nl2p/engine';
+import { checkAcrossSources, decomposePlan } from '@nl2p/execution-dag';
+import { parseQueryPlan } from '@nl2p/query-plan';
+import { CROSS_SOURCE_SET, type CrossSourceItem } from './cross-source-set';
+
+/**
+ * The cross-source eval: each request's plan split, run on real DuckDB and real PostgreSQL and
+ * combined, against gold SQL on one DuckDB holding all the demo tables. A measure, not a test:
+ * skipped unless SOURCES_EVAL=1 (`bash scripts/eval.sh --sources`, which starts PostgreSQL).
+ */
+const enabled = process.env.SOURCES_EVAL === '1' && !!process.env.POSTGRES_URL;
+const url = process.env.POSTGRES_URL ?? '';
+const tmpId = tmpPipelineId('0123456789abcdef0123456789abcdef', 1, 1);
+
+type Verdict = 'match' | 'wrong' | 'asked' | 'error';
+
+(enabled ? describe : describe.skip)('cross-source eval', () => {
+  jest.setTimeout(10 * 60_000);
+  const run = `${process.pid}_${Date.now().toString(36)}`;
+  const schemas = { split: `crm_${run}`, messy: `messy_${run}`, bad: `bad_${run}` };
+  const dir = mkdtempSync(path.join(tmpdir(), 'nl2p-sources-eval-'));
+  let admin: Pool;
+  let gold: DuckDbTarget;
+
+  beforeAll(async () => {
+    admin = new Pool({ connectionString: url, max: 2 });
+    await writeDuckDbTables(path.join(dir, 'shop.duckdb'), demoTables(SPLIT_DEMO.duckdb));
+    await writeDuckDbTables(path.join(dir, 'warehouse.duckdb'), demoTables(['customers', 'orders']));
+    await writePostgresTables(admin, schemas.split, demoTables(SPLIT_DEMO.postgres));
+    await writePostgresTables(admin, schemas.messy, demoTables(SPLIT_DEMO.postgres, (t) => ({
+      ...t,
+      columns: t.columns.map((c) => (c.name === 'customer_id' ? { ...c, type: 'text' as const } : c)),
+      rows: t.rows.map((r) => r.map((v, i) => t.columns[i]?.name === 'customer_id' ? String(v).padStart(4, '0') : t.columns[i]?.name === 'device_id' ? `${String(v).toUpperCase()} ` : v)),
+    }))); // prettier-ignore
+    await writePostgresTables(admin, schemas.bad, demoTables(SPLIT_DEMO.postgres, (t) => ({
+      ...t,
+      columns: t.columns.map((c) => (c.name === 'customer_id' ? { ...c, type: 'text' as const } : c)),
+      rows: t.rows.map((r) => r.map((v, i) => (t.columns[i]?.name === 'customer_id' ? `C-${String(v)}` : v))),
+    }))); // prettier-ignore
+    gold = new DuckDbTarget({ path: ':memory:', setup: loadDemoData, previewRows: 5_000 });
+  });
+
+  afterAll(async () => {
+    await gold.close();
+    for (const schema of Object.values(schemas)) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function sourcesFor(item: CrossSourceItem): SqlSources {
+    const variant = item.variant ?? 'split';
+    const crm = schemas[variant === 'ambiguous' ? 'split' : variant];
+    const list = [
+      { name: 'shop', engine: 'duckdb' as const, path: path.join(dir, 'shop.duckdb') },
+      { name: 'crm', engine: 'postgres' as const, url, schema: crm },
+    ];
+    if (variant === 'ambiguous') list.push({ name: 'warehouse', engine: 'duckdb' as const, path: path.join(dir, 'warehouse.duckdb') });
+    return new SqlSources(list, { rowLimit: item.rowLimit ?? 10_000, queryTimeoutMs: 5_000 });
+  } // prettier-ignore
+
+  async function answer(item: CrossSourceItem): Promise<{ verdict: Verdict; ms: number; note: string }> {
+    const sources = sourcesFor(item);
+    const started = performance.now();
+    try {
+      const catalog = await sources.catalog();
+      const qualified = qualifyPlan(parseQueryPlan(item.plan), catalog);
+      const ms = (): number => Math.round(performance.now() - started);
+      if ('question' in qualified) return { verdict: 'asked', ms: ms(), note: qualified.question };
+      const checked = checkAcrossSources(qualified.plan, catalog.tables);
+      if (!checked.ok) return { verdict: 'error', ms: ms(), note: checked.errors.join('; ') };
+      const dag = decomposePlan(checked.plan, catalog.tables);
+      const outcome = await executeDag(dag, sources, catalog.tables, { tmpId, rowLimit: 5_000, timeoutMs: 5_000 });
+      const elapsed = ms();
+      if (outcome.kind === 'question') return { verdict: 'asked', ms: elapsed, note: outcome.question };
+      if (!item.gold) return { verdict: 'wrong', ms: elapsed, note: 'answered where a question was expected' };
+      const expected = await gold.preview(item.gold);
+      const same = sameRows(outcome.rows, expected.rows);
+      return { verdict: same ? 'match' : 'wrong', ms: elapsed, note: same ? outcome.assumptions.join(' ') : `got ${JSON.stringify(outcome.rows.slice(0, 3))}, want ${JSON.stringify(expected.rows.slice(0, 3))}` };
+    } catch (err) {
+      return { verdict: 'error', ms: Math.round(performance.now() - started), note: err instanceof Error ? err.message : String(err) };
+    } finally {
+      await sources.close();
+    }
+  } // prettier-ignore
+
+  it('runs every request and prints the figures', async () => {
+    const results: { item: CrossSourceItem; verdict: Verdict; ms: number; note: string }[] = [];
+    for (const item of CROSS_SOURCE_SET) results.push({ item, ...(await answer(item)) });
+    const answerable = results.filter((r) => r.item.expect === 'answer');
+    const clarify = results.filter((r) => r.item.expect === 'clarify');
+    const ms = answerable.map((r) => r.ms).sort((a, b) => a - b);
+    const pct = (p: number): number => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
+    const count = (rs: typeof results, v: Verdict): number => rs.filter((r) => r.verdict === v).length;
+    const lines = [
+      '| set | answerable | execution match | accepted but wrong | errors | clarification when expected / when not | p50 / p95 latency |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      `| cross-source (shop DuckDB + crm PostgreSQL) | ${answerable.length} | ${count(answerable, 'match')}/${answerable.length} | ${count(answerable, 'wrong')} | ${count(answerable, 'error') + count(clarify, 'error')} | ${count(clarify, 'asked')}/${clarify.length} / ${count(answerable, 'asked')}/${answerable.length} | ${pct(0.5)} ms / ${pct(0.95)} ms |`,
+      '',
+      ...results.map((r) => `- ${r.item.id} ${r.verdict} (${r.ms} ms): ${r.item.request}${r.note ? ` — ${r.note}` : ''}`),
+    ]; // prettier-ignore
+    const report = lines.join('\n');
+    const out = process.env.EVAL_OUT_DIR ?? path.resolve(__dirname, '../../../reports');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path.join(out, 'sources-eval-latest.md'), `${report}\n`);
+    process.stdout.write(`\n${report}\n`);
+    expect(results).toHaveLength(CROSS_SOURCE_SET.length);
+  });
+});
+
+/** Same rows in the same order; numbers equal to 1e-6 relative (decimals travel as doubles). */
+function sameRows(actual: unknown[][], expected: unknown[][]): boolean {
+  if (actual.length !== expected.length) return false;
+  return actual.every((row, i) => {
+    const want = expected[i] ?? [];
+    return row.length === want.length && row.every((v, j) => sameValue(v, want[j]));
+  });
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+  return JSON.stringify(a) === JSON.stringify(b);
+}

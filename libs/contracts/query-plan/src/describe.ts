@@ -1,0 +1,60 @@
+import type { Aggregate, ColumnRef, Condition, QueryPlan, Subquery, ValueExpr } from './plan';
+
+/** How a column reads in messages: `location->lat`, `year(ordered_at)`. */
+export function describeRef(r: ColumnRef): string {
+  const base = [r.column, ...(r.path ?? [])].join('->');
+  return r.part ? `${r.part}(${base})` : base;
+}
+
+export function describe(e: ValueExpr): string {
+  if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'column') return describeRef(e.ref);
+  return `${describe(e.left)} ${e.op} ${describe(e.right)}`;
+}
+
+export function describeAggregate(a: Aggregate): string {
+  return `${a.fn}(${a.distinct ? 'distinct ' : ''}${a.arg ? describe(a.arg) : '*'})`;
+}
+
+/** Same table (the source when absent), column, struct path and date part. */
+export function sameRef(a: ColumnRef, b: ColumnRef, source: string): boolean {
+  return (
+    (a.table ?? source) === (b.table ?? source) &&
+    a.column === b.column &&
+    (a.path ?? []).join('.') === (b.path ?? []).join('.') &&
+    (a.part ?? null) === (b.part ?? null)
+  );
+}
+
+export function columnsOf(e: ValueExpr): ColumnRef[] {
+  if (e.kind === 'column') return [e.ref];
+  if (e.kind === 'number') return [];
+  return [...columnsOf(e.left), ...columnsOf(e.right)];
+}
+
+/** Every sub-plan a condition holds, outermost first (not those inside the sub-plans). */
+export function subqueriesOf(c: Condition | null): Subquery[] {
+  if (!c) return [];
+  switch (c.kind) {
+    case 'in_subquery':
+    case 'exists':
+    case 'compare_subquery':
+      return [c.subquery];
+    case 'and':
+    case 'or':
+      return c.conditions.flatMap(subqueriesOf);
+    case 'not':
+      return subqueriesOf(c.condition);
+    default:
+      return [];
+  }
+}
+
+/** Every plan in a plan's tree: itself, its sub-plans and set operands, at any depth. */
+export function plansIn(plan: QueryPlan): QueryPlan[] {
+  return [
+    plan,
+    ...subqueriesOf(plan.where).flatMap((s) => plansIn(s.plan)),
+    ...plan.set_operations.flatMap((s) => plansIn(s.plan)),
+  ];
+}

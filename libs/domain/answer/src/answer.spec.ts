@@ -1,0 +1,86 @@
+import { parseQueryPlan } from '@nl2p/query-plan';
+import { chooseAnswer, countsOf, numbersIn, templateAnswer, unbackedNumbers, type AnswerInput } from './index';
+
+const topCountries: AnswerInput = {
+  plan: parseQueryPlan({
+    source: 'orders',
+    select: [
+      { kind: 'value', expr: { kind: 'column', ref: { column: 'country' } } },
+      {
+        kind: 'aggregate',
+        aggregate: { fn: 'sum', arg: { kind: 'column', ref: { column: 'amount' } } },
+        alias: 'revenue',
+      },
+    ],
+    group_by: [{ column: 'country' }],
+    order_by: [{ key: { kind: 'output', index: 1 }, direction: 'desc' }],
+    limit: 3,
+  }),
+  columns: ['country', 'revenue'],
+  rows: [
+    ['Germany', 1234.5678],
+    ['France', 987.1],
+    ['Spain', 400],
+  ],
+  truncated: false,
+  assumptions: [],
+};
+
+/** Every sentence the template writes passes the same check a model's sentence must pass. */
+function expectBacked(input: AnswerInput): string {
+  const text = templateAnswer(input);
+  expect(unbackedNumbers(text, input.rows, countsOf(input))).toEqual([]);
+  const sentences = text.split(/(?<=\.)\s+(?=[A-Z])/);
+  expect(sentences.length).toBeGreaterThanOrEqual(1);
+  expect(sentences.length).toBeLessThanOrEqual(3);
+  return text;
+}
+
+describe('templateAnswer', () => {
+  it('names the top N by the measure sorted on, with their values', () => {
+    expect(expectBacked(topCountries)).toBe('The top 3 by revenue: Germany (1234.57); France (987.1) and Spain (400).');
+  });
+
+  it('states a single value', () => {
+    expect(expectBacked({ ...topCountries, plan: null, columns: ['count'], rows: [[42]] })).toBe('The count is 42.');
+  });
+
+  it('says when nothing matched, when rows were cut, and that assumptions were made', () => {
+    expect(expectBacked({ ...topCountries, rows: [], assumptions: ['a'] })).toBe(
+      'No rows match the request. It rests on one assumption, shown with the answer.',
+    );
+    const cut = expectBacked({ ...topCountries, plan: null, truncated: true, assumptions: ['a', 'b'] });
+    expect(cut).toMatch(
+      /^The result has 3 rows: .* Only the first 3 rows are shown; there are more\. It rests on 2 assumptions/,
+    );
+  });
+});
+
+describe('numbers in a sentence against the rows', () => {
+  it('reads numbers, not dates, with the precision written', () => {
+    expect(numbersIn('On 2024-03-01 at 12:00, 1,234.57 units and 3 more').map((n) => n.value)).toEqual([1234.57, 3]);
+  });
+
+  it('fails a sentence stating a number no row holds', () => {
+    expect(unbackedNumbers('Germany leads with 1234.57, ahead of France at 987.1.', topCountries.rows)).toEqual([]);
+    expect(unbackedNumbers('Germany leads with 1300, about 40 % of all revenue.', topCountries.rows)).toEqual([
+      '1300',
+      '40',
+    ]);
+  });
+
+  it("uses the model's sentence only when every number in it is in the rows", () => {
+    const good = chooseAnswer(
+      topCountries,
+      'Germany has the highest revenue (1234.57), then France (987.1) and Spain (400).',
+    );
+    expect(good.by).toBe('model');
+    const invented = chooseAnswer(topCountries, 'Germany has the highest revenue, 45 % of the total.');
+    expect(invented).toMatchObject({
+      by: 'template',
+      rejected: expect.stringMatching(/states 45, which no row holds/),
+    });
+    expect(invented.text).toBe(templateAnswer(topCountries));
+    expect(chooseAnswer(topCountries, null).by).toBe('template');
+  });
+});

@@ -1,0 +1,2 @@
+export { chooseAnswer, countsOf, show, templateAnswer, type AnswerInput, type AnswerText } from './answer';
+export { numbersIn, unbackedNumbers } from './numbers';

@@ -1,0 +1,20 @@
+import { readingCorpus, type Example } from '../testing/corpus';
+
+describe('aggregates', () => {
+  // The SELECT of a request that aggregates.
+  const EXAMPLES: Example<string | null>[] = [
+    { say: 'What is the average humidity over all readings?', means: 'avg(humidity)' },
+    { say: 'How many orders have been delivered?', means: 'count(*)' },
+    { say: 'How many different customers have placed at least one order?', means: 'count(DISTINCT customer_id)' },
+    { say: 'How many units were sold in the sensors category in total?', means: 'sum(quantity)' },
+    {
+      say: 'What is the total revenue (quantity times unit price) of all orders?',
+      means: 'sum((quantity * unit_price))',
+    },
+    // One aggregate over a list of measures.
+    { say: 'Average temperature and humidity.', means: 'avg(temperature), avg(humidity)' },
+    // A superlative with nothing else ranking is max()/min().
+    { say: 'What is the highest temperature ever recorded?', means: 'max(temperature)' },
+  ];
+  readingCorpus(EXAMPLES, (_p, plan) => plan?.select ?? null);
+});

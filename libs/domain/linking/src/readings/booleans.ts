@@ -1,0 +1,28 @@
+import { isTableMention, ref, resolve, use } from './lookup';
+import type { ReadingRule } from './state';
+
+/**
+ * Yes/no columns said as a condition (`reported as ok`, `not ok`, `ok vehicles`): `= true`, or
+ * `= false` when negated. Negated or said of the rows, a yes/no column is a condition even where
+ * a list of columns is being said.
+ */
+export const booleans: ReadingRule = {
+  name: 'booleans',
+  apply(s) {
+    const L = s.links;
+    for (const t of L.terms) {
+      const describesRows = L.terms.some((n) => n.start === t.end && isTableMention(s, n));
+      if (s.used.has(t.id) || (t.projected && !t.negated && !describesRows)) continue;
+      const r = resolve(s, t);
+      if (r?.info.boolean && t.columns[0]?.match !== 'partial') {
+        s.conditions.push({
+          kind: 'compare',
+          left: { kind: 'column', ref: ref(s, r) },
+          op: '=',
+          value: { kind: 'boolean', value: !t.negated },
+        });
+        use(s, t);
+      }
+    }
+  },
+};

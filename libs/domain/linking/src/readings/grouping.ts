@@ -1,0 +1,94 @@
+import { ownKey } from '../schema-index';
+import { singular } from '../text';
+import type { TermLink } from '../types';
+import { doubt, isTableMention, join, keyFor, resolve, term, use } from './lookup';
+import type { LimitHead, ReadingRule, ReadingState, Resolved } from './state';
+
+/**
+ * The group keys: what each grouping cue names (`per device` → the source's device_id, no join
+ * needed; `per customer country` → customers.country, joined), `which X`/`each X` only when
+ * something is computed per X, and the noun a limit ranks (`the 3 devices with the highest
+ * average`). A `by` key replaces the entity's key it refines (`which customers, by name`).
+ */
+export const grouping: ReadingRule = {
+  name: 'grouping',
+  apply(s) {
+    const L = s.links;
+    const superlativeOrder = L.orders.some((o) => o.direction !== null && o.key !== null);
+    s.groupsNeeded = s.aggregates.length > 0 || superlativeOrder;
+    s.limitHead = limitHead(s);
+    for (const g of L.groups) {
+      const head = term(s, g.term);
+      if (!head) continue;
+      // "which X", "each X", "every X" only group when something is computed per X.
+      if ((g.cue === 'which' || g.cue === 'each' || g.cue === 'every') && !s.groupsNeeded) continue;
+      const qualifierTables = g.qualifiers.flatMap((q) => term(s, q)?.tables.map((x) => x.table) ?? []);
+      for (const q of g.qualifiers) use(s, term(s, q));
+      for (const qt of qualifierTables) if (qt !== s.source) join(s, qt);
+      const r = groupKey(s, head, qualifierTables[0] ?? null);
+      use(s, head);
+      if (r === undefined) continue;
+      // "Which customers (by name)": the `by` column replaces the entity's key.
+      if (g.cue === 'by' && r) {
+        const i = s.groupKeys.findIndex(
+          (k) => s.joins.has(r.table) && k.table === s.source && s.joins.get(r.table)?.left === k.info.column,
+        );
+        if (i >= 0) s.groupKeys.splice(i, 1);
+      }
+      if (r) addKey(s, r);
+    }
+    const head = s.limitHead;
+    if (head && s.groupsNeeded) {
+      use(s, head.term);
+      for (const q of head.qualifiers) use(s, q);
+      const r = groupKey(s, head.term, head.qualifiers[0]?.tables[0]?.table ?? null);
+      if (r && !s.groupKeys.length) addKey(s, r);
+    }
+  },
+};
+
+/** A key, once; not the source's own key on SQL targets (a group per row is no group). */
+function addKey(s: ReadingState, r: Resolved): void {
+  const src = s.index.table(s.source ?? '');
+  if (!s.schema.streaming && r.table === s.source && src && ownKey(src, singular)?.label === r.info.label) return;
+  if (!s.groupKeys.some((k) => k.table === r.table && k.info.label === r.info.label)) s.groupKeys.push(r);
+}
+
+/** `the 3 devices with …`, `the 10 most recent orders`: the noun a limit ranks. */
+function limitHead(s: ReadingState): LimitHead | null {
+  const terms = s.links.terms;
+  const limit = s.links.orders.find((o) => o.limit !== null);
+  if (!limit) return null;
+  const near = terms.filter((t) => t.start >= limit.end && t.start <= limit.end + 3 && !t.values.length);
+  let head = near[0];
+  if (!head) return null;
+  const qualifiers: TermLink[] = [];
+  for (
+    let next = terms.find((t) => t.start === head?.end);
+    next && !next.values.length;
+    next = terms.find((t) => t.start === next?.end)
+  ) {
+    qualifiers.push(head);
+    head = next;
+  }
+  return { term: head, qualifiers };
+}
+
+/** What a grouping word groups by; undefined = nothing to group (the rows themselves). */
+export function groupKey(s: ReadingState, head: TermLink, preferTable: string | null): Resolved | null | undefined {
+  const table = isTableMention(s, head);
+  if (table && !(preferTable && head.columns.some((c) => c.table === preferTable))) {
+    // `per device` groups by the source's device_id: no join needed for the key itself.
+    const key = keyFor(s, table);
+    if (key) return key;
+    if (table === s.source) return undefined;
+    join(s, table);
+  }
+  if (preferTable && preferTable !== s.source) join(s, preferTable);
+  const r = resolve(s, head, { preferTable });
+  if (!r) {
+    doubt(s, `no column to group "${head.text}" by`);
+    return null;
+  }
+  return r;
+}

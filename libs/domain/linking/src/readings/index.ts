@@ -1,0 +1,82 @@
+import { absence } from './absence';
+import { aggregates } from './aggregates';
+import { alphabeticalOrder } from './alphabetical-order';
+import { booleans } from './booleans';
+import { distinct } from './distinct';
+import { ellipticalComparisons } from './elliptical-comparisons';
+import { grouping } from './grouping';
+import { having } from './having';
+import { implicitAggregate } from './implicit-aggregate';
+import { joins } from './joins';
+import { meaning } from './meaning';
+import { orderLimit } from './order-limit';
+import { projection } from './projection';
+import { relations } from './relations';
+import { rowComparisons } from './row-comparisons';
+import { sourceTable } from './source-table';
+import type { ReadingRule } from './state';
+import { textMatches } from './text-matches';
+import { timeBuckets } from './time-buckets';
+import { timeColumn } from './time-column';
+import { timeRanges } from './time-ranges';
+import { unexplained } from './unexplained';
+import { unreadWords } from './unread-words';
+import { values } from './values';
+
+export type { ReadingRule, ReadingState } from './state';
+
+/**
+ * The readings, in the order they run over the links: each decides a part of the plan from the
+ * links and from what the readings before it decided (the ReadingState). A new reading is a file
+ * here with its spec and one line in this list, placed after what it reads.
+ *
+ * Why this order:
+ * 1. The source first: every later reading resolves words among the tables in scope. With no
+ *    word naming data (source-table sets `none`) the rest do not run. Joins next, so a term naming
+ *    another table's column resolves there; a table said absent is not joined but tested (absence).
+ * 2. Row conditions (values, comparisons, time ranges) before the aggregates: each marks the
+ *    terms it takes as used, so a column said as a condition is not also taken as a measure. The
+ *    time column is found once, before the ranges, buckets and time orders that use it.
+ * 3. Aggregates before what refers back to them: a bare comparison reads as the one measure
+ *    aggregated (elliptical comparisons), grouping groups only when something is computed.
+ * 4. Grouping and the time bucket before the aggregate a grouping implies (implicit aggregate),
+ *    and before HAVING, which needs to know what is grouped.
+ * 5. Booleans after every other condition, so a yes/no column already used is not read twice.
+ * 6. Order and limit, then projection (an aggregate the order sorts on is shown), then the
+ *    alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
+ * 7. Accounting last: the verbs relating two things said, checked against the joins (relations);
+ *    terms no reading used (unexplained), and the words read by meaning rather than by spelling
+ *    (meaning), which need the final list of used terms.
+ */
+export const READING_RULES: readonly ReadingRule[] = [
+  // 1. where the rows come from
+  unreadWords,
+  sourceTable,
+  joins,
+  absence,
+  // 2. row conditions
+  values,
+  rowComparisons,
+  textMatches,
+  timeColumn,
+  timeRanges,
+  // 3. what is computed
+  aggregates,
+  ellipticalComparisons,
+  // 4. per what
+  grouping,
+  timeBuckets,
+  implicitAggregate,
+  having,
+  // 5. yes/no conditions
+  booleans,
+  // 6. order, shape
+  orderLimit,
+  projection,
+  alphabeticalOrder,
+  distinct,
+  // 7. accounting
+  relations,
+  unexplained,
+  meaning,
+];

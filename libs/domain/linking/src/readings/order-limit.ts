@@ -1,0 +1,102 @@
+import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
+import type { OrderLink } from '../types';
+import { aggregateOf, exprOf } from './expressions';
+import { column, doubt, isTableMention, ref, resolve, term, use } from './lookup';
+import { isGrouped, type ReadingRule, type ReadingState } from './state';
+
+/**
+ * ORDER BY and LIMIT: the limit said; the order said with a key or a concept (`highest
+ * temperature`, `sorted by age`), else the first one with a direction; its direction, else the
+ * explicit one, else descending with a limit (`5 customers by revenue` asks for the top) and
+ * ascending without (SQL's own default, reported as a reading). A limit over aggregates sorts on
+ * the first of them. Superlatives read as max()/min() are not orders.
+ */
+export const orderLimit: ReadingRule = {
+  name: 'order-limit',
+  apply(s) {
+    const L = s.links;
+    s.limit = L.orders.find((o) => o.limit !== null)?.limit ?? null;
+    const limit = s.limit;
+    const explicitDirection = L.orders.find(
+      (o) => o.direction !== null && o.limit === null && (o.key === null || 'text' in o.key),
+    )?.direction;
+    const ranked = L.orders.filter(
+      (o) => o.limit === null && (o.direction !== null || o.key !== null) && !s.superlativeAggregates.has(o.start),
+    );
+    // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
+    if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
+    const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
+    const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
+    if (!orderSpec && !(limit && s.aggregates.length)) return;
+    const key = orderKey(s, orderSpec ?? null);
+    if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
+    else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
+    if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+  },
+};
+
+/** What the order `o` sorts on: its aggregate, arithmetic, time, term or hinted column, else the first aggregate. */
+function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
+  const grouped = isGrouped(s);
+  const key = o?.key ?? null;
+  if (key && 'aggregate' in key) {
+    const link = s.links.aggregates[key.aggregate];
+    const found = s.aggregates.find((a) => a.link === link);
+    if (found) return { kind: 'aggregate', aggregate: found.agg };
+    const agg = link && aggregateOf(s, link);
+    if (agg) return { kind: 'aggregate', aggregate: agg };
+  }
+  if (key && 'arithmetic' in key) {
+    const a = s.links.arithmetic[key.arithmetic];
+    const expr = a && exprOf(s, a.expr);
+    if (expr) {
+      if (!grouped) return { kind: 'value', expr };
+      const same = s.aggregates.find((x) => x.agg.arg && JSON.stringify(x.agg.arg) === JSON.stringify(expr));
+      return { kind: 'aggregate', aggregate: same?.agg ?? { fn: 'sum', arg: expr, distinct: false } };
+    }
+  }
+  if (key && 'time' in key && s.timeColumn)
+    return { kind: 'value', expr: { kind: 'column', ref: ref(s, s.timeColumn) } };
+  if (key && 'term' in key) {
+    const byTerm = termKey(s, o, key.term, grouped);
+    if (byTerm) return byTerm;
+  }
+  const hinted = o?.hinted.find((h) => s.scope.includes(h.table));
+  const info = hinted && column(s, hinted);
+  if (hinted && info) return measureKey(s, o, { kind: 'column', ref: ref(s, { table: hinted.table, info, score: 1 }) });
+  const first = s.aggregates[0];
+  if (first) return { kind: 'aggregate', aggregate: first.agg };
+  return null;
+}
+
+/** Sorting on a term: how many rows when it names the grouped table, else its numeric column, else the column itself. */
+function termKey(s: ReadingState, o: OrderLink | null, id: number, grouped: boolean): OrderKey | null {
+  const t = term(s, id);
+  if (!t) return null;
+  const table = isTableMention(s, t);
+  if (table && grouped) {
+    use(s, t);
+    return { kind: 'aggregate', aggregate: { fn: 'count', arg: null, distinct: false } };
+  }
+  const r = resolve(s, t, { numeric: true });
+  if (r) {
+    use(s, t);
+    return measureKey(s, o, { kind: 'column', ref: ref(s, r) });
+  }
+  // A name or a date sorts the rows as itself (`sorted by name`); grouped, only when it is a key.
+  const other = resolve(s, t);
+  const isKey = other && s.groupKeys.some((k) => k.table === other.table && k.info.label === other.info.label);
+  if (!other || (grouped && !isKey)) return null;
+  use(s, t);
+  return { kind: 'value', expr: { kind: 'column', ref: ref(s, other) } };
+}
+
+/** A measure as a sort key: itself on rows; grouped, its aggregate (max for a descending sort, min ascending). */
+function measureKey(s: ReadingState, o: OrderLink | null, expr: ValueExpr): OrderKey {
+  if (!isGrouped(s)) return { kind: 'value', expr };
+  const same = s.aggregates.find((a) => a.agg.arg && JSON.stringify(a.agg.arg) === JSON.stringify(expr));
+  return {
+    kind: 'aggregate',
+    aggregate: same?.agg ?? { fn: o?.direction === 'asc' ? 'min' : 'max', arg: expr, distinct: false },
+  };
+}

@@ -1,0 +1,70 @@
+import type { TermLink } from '../types';
+import { exprOf, sameAggregate, termsOf } from './expressions';
+import { doubt, isTableMention, ref, resolve, ties, use } from './lookup';
+import { isGrouped, type ReadingRule, type ReadingState, type Resolved } from './state';
+
+/**
+ * What the plan shows. Grouped: the keys, the bucket, the aggregates and an aggregate the order
+ * sorts on. Otherwise: the noun a limit ranks, the columns the request lists (`show the time and
+ * temperature`, a column fitting two equally is an ambiguity), and the arithmetic said (`quantity
+ * times unit price`, named by the word it defines).
+ */
+export const projection: ReadingRule = {
+  name: 'projection',
+  apply(s) {
+    if (s.aggregates.length || isGrouped(s)) aggregateProjection(s);
+    else rowProjection(s);
+  },
+};
+
+function aggregateProjection(s: ReadingState): void {
+  for (const k of s.groupKeys) s.select.push({ kind: 'value', expr: { kind: 'column', ref: ref(s, k) }, alias: null });
+  if (s.timeBucket) s.select.push({ kind: 'bucket', alias: null });
+  for (const a of s.aggregates) s.select.push({ kind: 'aggregate', aggregate: a.agg, alias: null });
+  for (const o of s.orderBy) {
+    const key = o.key;
+    if (key.kind === 'aggregate' && !s.aggregates.some((a) => sameAggregate(a.agg, key.aggregate)))
+      s.select.push({ kind: 'aggregate', aggregate: key.aggregate, alias: null });
+  }
+}
+
+function rowProjection(s: ReadingState): void {
+  const cols: Resolved[] = [];
+  const push = (r: Resolved | null) => {
+    if (r && !cols.some((c) => c.table === r.table && c.info.label === r.info.label)) cols.push(r);
+  };
+  const head = s.limitHead;
+  if (head && !isTableMention(s, head.term)) {
+    push(resolve(s, head.term));
+    use(s, head.term);
+  }
+  for (const t of s.links.terms) {
+    if (!t.projected || s.used.has(t.id) || t.values.length) continue;
+    push(listedColumn(s, t));
+  }
+  for (const c of cols) s.select.push({ kind: 'value', expr: { kind: 'column', ref: ref(s, c) }, alias: null });
+  for (const a of s.links.arithmetic) {
+    const expr = exprOf(s, a.expr);
+    if (expr) s.select.push({ kind: 'value', expr, alias: a.defines[0] ?? null });
+  }
+}
+
+/** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
+function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
+  if (t.negated && !resolve(s, t)?.info.boolean) {
+    // `trips without tips`: a condition whose value is not said (0? no value at all?).
+    doubt(s, `"${t.text}" said absent, with no value to compare`);
+    use(s, t);
+    return null;
+  }
+  if (s.links.arithmetic.some((a) => termsOf(a.expr).includes(t.id))) return null;
+  const table = isTableMention(s, t);
+  if (table === s.source || (table && !t.columns.some((c) => s.scope.includes(c.table)))) return null;
+  if (t.columns.every((c) => c.match === 'concept')) return null;
+  const r = resolve(s, t);
+  if (!r) return null;
+  const tied = ties(s, t);
+  if (tied.length) s.ambiguous.push({ phrase: t.text, candidates: tied });
+  use(s, t);
+  return r;
+}

@@ -1,0 +1,169 @@
+import type {
+  Aggregate,
+  ColumnRef,
+  Literal,
+  CompareOp,
+  Condition,
+  HavingCondition,
+  OrderKey,
+  Projection,
+  StreamWindow,
+  TimeBucket,
+} from '@nl2p/query-plan';
+import type { ColumnInfo, SchemaIndex } from '../schema-index';
+import type { AggregateLink, ComparisonLink, LinkSchema, Links, TermLink } from '../types';
+
+/** A column a term was resolved to, in a table in scope. */
+export interface Resolved {
+  table: string;
+  info: ColumnInfo;
+  score: number;
+}
+
+/** An aggregate of the plan, with the link that said it (none when the reading added it). */
+export interface ProposedAggregate {
+  link: AggregateLink | null;
+  agg: Aggregate;
+}
+
+/** A comparison said in a clause about a noun (`products with more than 10 units`): HAVING or WHERE, once grouped. */
+export interface OwnedComparison {
+  c: ComparisonLink;
+  r: Resolved;
+  op: Exclude<ComparisonLink['op'], 'between'>;
+}
+
+/** A comparison on an aggregate (`whose average is above 25`, `more than 5 orders`), once grouped. */
+export interface PendingHaving {
+  op: HavingCondition['op'];
+  value: number;
+  fn: Aggregate['fn'] | null;
+  /** A count of rows. */
+  rows: boolean;
+}
+
+/** `the 3 devices with …`: the noun a limit ranks, and the nouns before it that narrow it. */
+export interface LimitHead {
+  term: TermLink;
+  qualifiers: TermLink[];
+}
+
+/**
+ * What the readings know about one request, filled in rule by rule (see READING_RULES): the plan's
+ * parts as they are decided, the terms each rule used, and the doubts and readings to report.
+ */
+export interface ReadingState {
+  readonly links: Links;
+  readonly schema: LinkSchema;
+  readonly index: SchemaIndex;
+  /** Doubts that keep the proposal from being conclusive. */
+  readonly doubts: string[];
+  /** How words that read more than one way were read (shown to the person with the answer). */
+  readonly readings: string[];
+  /** Words that link to several things equally. */
+  readonly ambiguous: { phrase: string; candidates: string[] }[];
+  /** Content words that name nothing in the data. */
+  readonly unknown: string[];
+  /** Set by a rule when nothing in the data is named: no table, no plan; the rules after it do not run. */
+  none: boolean;
+  /** The tables the words point at, best first. */
+  ranked: { table: string; score: number }[];
+  /** Two tables fit equally: the source is a guess. */
+  tied: boolean;
+  /** The table the plan reads from. */
+  source: string | null;
+  /** The source and the tables joined to it. */
+  scope: string[];
+  /**
+   * Joined tables and the key each is joined on: `left` is a column of `from` (the source, or a
+   * table joined before it on a path through a bridge table).
+   */
+  readonly joins: Map<string, { left: string; right: string; from?: string }>;
+  /** The terms some part of the plan took (by id). */
+  readonly used: Set<number>;
+  /** Row conditions, ANDed. */
+  conditions: Condition[];
+  /**
+   * `both A and B`: the plan is asked once per value, and the answers intersected; the plan's
+   * own condition holds the first value (conclusion builds the others).
+   */
+  intersect: { column: ColumnRef; values: Literal[] } | null;
+  having: HavingCondition[];
+  /** Comparisons naming no column: they refer back to what is aggregated. */
+  elliptical: ComparisonLink[];
+  owned: OwnedComparison[];
+  pendingHaving: PendingHaving[];
+  /** The time column, when the request is about time. */
+  timeColumn: Resolved | null;
+  aggregates: ProposedAggregate[];
+  /** Superlatives read as max()/min() rather than as an ordering (by their start token). */
+  readonly superlativeAggregates: Set<number>;
+  groupKeys: Resolved[];
+  /** Something is computed per group (a quantifier such as `which X` only groups then). */
+  groupsNeeded: boolean;
+  limitHead: LimitHead | null;
+  timeBucket: TimeBucket | null;
+  window: StreamWindow | null;
+  orderBy: { key: OrderKey; direction: 'asc' | 'desc' }[];
+  limit: number | null;
+  select: Projection[];
+  distinct: boolean;
+}
+
+/** One reading: a named step that decides a part of the plan. */
+export interface ReadingRule {
+  name: string;
+  apply(state: ReadingState): void;
+}
+
+export function newReadingState(links: Links, schema: LinkSchema, index: SchemaIndex): ReadingState {
+  return {
+    links,
+    schema,
+    index,
+    doubts: [],
+    readings: [],
+    ambiguous: [],
+    unknown: links.unlinked.map((u) => u.text),
+    none: false,
+    ranked: [],
+    tied: false,
+    source: null,
+    scope: [],
+    joins: new Map(),
+    used: new Set(),
+    conditions: [],
+    intersect: null,
+    having: [],
+    elliptical: [],
+    owned: [],
+    pendingHaving: [],
+    timeColumn: null,
+    aggregates: [],
+    superlativeAggregates: new Set(),
+    groupKeys: [],
+    groupsNeeded: false,
+    limitHead: null,
+    timeBucket: null,
+    window: null,
+    orderBy: [],
+    limit: null,
+    select: [],
+    distinct: false,
+  };
+}
+
+/** Grouped: by keys, a time bucket or a window. */
+export function isGrouped(s: ReadingState): boolean {
+  return s.groupKeys.length > 0 || s.timeBucket !== null || s.window !== null;
+}
+
+/** The opposite comparison (`excluding … below 0` keeps `>= 0`). */
+export const OPPOSITE: Record<CompareOp, CompareOp> = {
+  '>': '<=',
+  '<=': '>',
+  '<': '>=',
+  '>=': '<',
+  '=': '!=',
+  '!=': '=',
+};

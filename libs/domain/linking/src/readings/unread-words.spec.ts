@@ -1,0 +1,14 @@
+import { readingCorpus, type Example } from '../testing/corpus';
+
+/** [confidence, the doubts about words no link read]. */
+type Said = [confidence: string, doubts: string[]];
+
+describe('unread-words', () => {
+  // A plan that leaves an answer-changing word unread is not conclusive, and says which.
+  const EXAMPLES: Example<Said>[] = [
+    { say: 'number of orders placed on weekends', means: ['partial', ['"weekends" was not understood']] },
+    { say: 'the ratio of quantity to unit price for each order', means: ['partial', ['"ratio" was not understood']] },
+    { say: 'number of orders per status', means: ['high', []] },
+  ];
+  readingCorpus(EXAMPLES, (p): Said => [p.confidence, p.doubts.filter((d) => d.endsWith('was not understood'))]);
+});

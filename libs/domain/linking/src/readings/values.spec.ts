@@ -1,0 +1,47 @@
+import { linkRequest } from '../link';
+import { proposePlan } from '../propose';
+import type { LinkSchema } from '../types';
+import { readingCorpus, type Example } from '../testing/corpus';
+
+/** Two columns holding the same airport codes, told apart by the preposition in their names. */
+const fares: LinkSchema = {
+  streaming: false,
+  tables: {
+    fare: [
+      { name: 'fare_id', data_type: 'INTEGER' },
+      { name: 'from_airport', data_type: 'VARCHAR' },
+      { name: 'to_airport', data_type: 'VARCHAR' },
+      { name: 'round_trip_cost', data_type: 'DOUBLE' },
+    ],
+  },
+  values: { fare: { from_airport: ['JFK', 'LAX', 'ORD'], to_airport: ['JFK', 'LAX', 'ORD'] } },
+};
+
+describe('values', () => {
+  // The WHERE a value makes.
+  const EXAMPLES: Example<string | null>[] = [
+    { say: 'List the names of our customers from Germany.', means: "country = 'Germany'" },
+    { say: 'Which orders were cancelled? Give the order id and the product.', means: "status = 'cancelled'" },
+    {
+      say: 'Show the orders in the books category or the sensors category.',
+      means: "category IN ('books', 'sensors')",
+    },
+    { say: 'Orders that were neither cancelled nor returned.', means: "status NOT IN ('cancelled', 'returned')" },
+    { say: 'Average temperature of every device except device dev-01.', means: "device_id != 'dev-01'" },
+    { say: 'average rating of drivers from Newark', on: 'taxi', means: "home_city = 'Newark'" },
+    // A preposition that one column carries in its name says which column a shared value is of.
+    { say: 'average round trip cost from LAX to ORD', on: fares, means: "from_airport = 'LAX' AND to_airport = 'ORD'" },
+    {
+      say: 'average round trip cost from Los Angeles (LAX) to Chicago (ORD)',
+      on: fares,
+      means: "from_airport = 'LAX' AND to_airport = 'ORD'",
+    },
+  ];
+  readingCorpus(EXAMPLES, (_p, plan) => plan?.where ?? null);
+
+  it('leaves a shared value said without such a preposition ambiguous: a question, not a guess', () => {
+    const p = proposePlan(linkRequest('average round trip cost of fares with LAX', fares), fares);
+    expect(p.ambiguous).toEqual([{ phrase: 'LAX', candidates: ['from_airport', 'to_airport'] }]);
+    expect(p.confidence).not.toBe('high');
+  });
+});

@@ -1,0 +1,124 @@
+import type { Literal } from '@nl2p/query-plan';
+import type { TermLink, ValueCandidate } from '../types';
+import { join, ref, TIE, use } from './lookup';
+import type { ReadingRule, ReadingState, Resolved } from './state';
+import { BARE_ARTICLES } from '../recognizers/words';
+
+interface ValueGroup {
+  r: Resolved;
+  values: string[];
+  negated: boolean;
+  /** The terms that said the values. */
+  terms: number[];
+}
+
+/** The group's values were said as `both A and B`. */
+function allOf(s: ReadingState, g: ValueGroup): boolean {
+  return s.links.allOf.some((a) => g.terms.length > 1 && g.terms.every((id) => a.terms.includes(id)));
+}
+
+/**
+ * Values as conditions: `dev-03` → `device_id = 'dev-03'`, several values of one column an IN,
+ * a negated one `!=` or NOT IN. A word that is a value of two columns is an ambiguity.
+ */
+export const values: ReadingRule = {
+  name: 'values',
+  apply(s) {
+    const groups = new Map<string, ValueGroup>();
+    for (const t of s.links.terms) if (t.values.length) valueOf(s, t, groups);
+    for (const g of groups.values()) {
+      const col = ref(s, g.r);
+      const lits: Literal[] = g.values.map((value) => ({ kind: 'string', value }));
+      const [first, ...rest] = lits;
+      if (first && rest.length && allOf(s, g) && !s.intersect) {
+        // Rows having each value: this plan with the first, intersected with one per other value.
+        s.intersect = { column: col, values: rest };
+        s.conditions.push({ kind: 'compare', left: { kind: 'column', ref: col }, op: '=', value: first });
+        s.readings.push(`"both" is read as rows having each of ${g.values.map((v) => `'${v}'`).join(' and ')}`);
+        continue;
+      }
+      if (lits.length === 1 && lits[0]) {
+        s.conditions.push({
+          kind: 'compare',
+          left: { kind: 'column', ref: col },
+          op: g.negated ? '!=' : '=',
+          value: lits[0],
+        });
+      } else s.conditions.push({ kind: 'in', column: col, values: lits, negated: g.negated || undefined });
+    }
+  },
+};
+
+/** Adds the value the term `t` names to its column's group. */
+function valueOf(s: ReadingState, t: TermLink, groups: Map<string, ValueGroup>): void {
+  // A word that is a value and also names the table (`sensors` vs `sensor`) counts as a value
+  // only when its column is in scope.
+  const v =
+    byPreposition(s, t) ?? t.values.find((x) => s.scope.includes(x.table)) ?? t.values.find((x) => join(s, x.table));
+  if (!v) return;
+  const bestOther = Math.max(0, ...t.tables.map((x) => x.score), ...t.columns.map((x) => x.score));
+  if (bestOther > v.score + TIE) return;
+  const info = s.index.table(v.table)?.columns.find((c) => c.column === v.column && !c.path.length);
+  if (!info) return;
+  const key = `${v.table}.${v.column}/${t.negated}`;
+  const g = groups.get(key) ?? {
+    r: { table: v.table, info, score: v.score },
+    values: [],
+    negated: t.negated,
+    terms: [],
+  };
+  if (!g.values.includes(v.value)) g.values.push(v.value);
+  g.terms.push(t.id);
+  groups.set(key, g);
+  use(s, t);
+  const otherColumns = new Set(t.values.filter((x) => s.scope.includes(x.table)).map((x) => x.column));
+  if (otherColumns.size > 1 && v !== byPreposition(s, t))
+    s.ambiguous.push({ phrase: t.text, candidates: [...otherColumns] });
+  // The column named next to its value (`device dev-03`, `books category`) is said already.
+  for (const n of s.links.terms) {
+    if (n.id === t.id || n.values.length) continue;
+    const adjacent = n.end === t.start || n.start === t.end || n.end + 1 === t.start || n.start === t.end + 1;
+    if (adjacent && n.columns.some((c) => c.column === v.column && c.table === v.table)) use(s, n);
+  }
+}
+
+/** Words that say which of two columns a value belongs to when a column's name holds them. */
+const PREPOSITIONS = new Set(['from', 'to', 'in', 'at', 'by', 'for', 'on', 'into', 'via']);
+
+/**
+ * A value of several columns said after a preposition that one of them carries in its name:
+ * "from LAX to ORD" → `from_airport = 'LAX'`, `to_airport = 'ORD'`. Null when no preposition is
+ * said, or when it names none or several of the columns.
+ */
+function byPreposition(s: ReadingState, t: TermLink): ValueCandidate | null {
+  const word = prepositionBefore(s.links.tokens, t.start);
+  if (!word) return null;
+  // Among the tables in scope when the value is theirs (a `from_airport` in each of several tables).
+  const inScope = t.values.filter((x) => s.scope.includes(x.table));
+  const columns = (inScope.length ? inScope : t.values).filter((x) => {
+    const info = s.index.table(x.table)?.columns.find((c) => c.column === x.column && !c.path.length);
+    return info?.readings[0]?.words.includes(word);
+  });
+  const distinct = new Set(columns.map((x) => `${x.table}.${x.column}`));
+  return distinct.size === 1 ? (columns[0] ?? null) : null;
+}
+
+/** Most words between a preposition and the value it governs: `from Los Angeles (LAX)`. */
+const ASIDE = 4;
+
+/**
+ * The preposition a value at `start` is said after: right before it (articles aside), or before
+ * the words the value is an aside to (`from Los Angeles (LAX)`); null past a comma or period.
+ */
+function prepositionBefore(tokens: readonly string[], start: number): string | null {
+  const first = (tokens[start - 1] ?? '').toLowerCase();
+  const aside = first === '(';
+  for (let k = start - 1, words = 0; k >= 0 && words <= (aside ? ASIDE : 0); k--) {
+    const w = (tokens[k] ?? '').toLowerCase();
+    if (PREPOSITIONS.has(w)) return w;
+    if (w === '(' || BARE_ARTICLES.has(w)) continue;
+    if (!/\p{L}/u.test(w)) return null;
+    words++;
+  }
+  return null;
+}

@@ -1,0 +1,44 @@
+import { stateCorpus, type Example } from '../testing/corpus';
+
+/** [words, fn, superlative]. */
+type Cue = [words: string, fn: string | null, superlative: boolean];
+
+describe('aggregate-cues', () => {
+  const EXAMPLES: Example<Cue[]>[] = [
+    { say: 'How many orders were delivered?', means: [['How many', 'count', false]] },
+    { say: 'How much did each customer spend?', means: [['How much', null, false]] },
+    { say: 'The number of readings per device.', means: [['number of', 'count', false]] },
+    // `maximum` is also a superlative: max() or an ordering, as the readings decide.
+    {
+      say: 'Average temperature and maximum humidity.',
+      means: [
+        ['Average', 'avg', false],
+        ['maximum', 'max', true],
+      ],
+    },
+    { say: 'The highest temperature.', means: [['highest', 'max', true]] },
+    { say: 'The most recent orders.', means: [['most recent', null, true]] },
+    { say: 'The hottest readings.', means: [['hottest', null, true]] },
+    // A word of a column's name is no cue: `total amount` names total_amount.
+    {
+      say: 'Show the total amount of each invoice.',
+      on: {
+        streaming: false,
+        tables: {
+          invoices: [
+            { name: 'invoice_id', data_type: 'INTEGER' },
+            { name: 'total_amount', data_type: 'DOUBLE' },
+          ],
+        },
+      },
+      means: [],
+    },
+  ];
+  stateCorpus('aggregate-cues', EXAMPLES, (s) =>
+    [...s.aggregateCues].map(([i, c]): Cue => [
+      s.text.slice(s.tokens[i]?.start, s.tokens[c.end - 1]?.end),
+      c.fn,
+      c.superlative,
+    ]),
+  );
+});

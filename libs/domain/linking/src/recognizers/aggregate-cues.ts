@@ -1,0 +1,80 @@
+import type { AggregateFn } from '@nl2p/query-plan';
+import { wordScore } from '../match';
+import { superlativeAt } from './superlatives';
+import type { SchemaIndex } from '../schema-index';
+import type { Token } from '../text';
+import { norm, type LinkRule } from './rule';
+import { wordTable } from '../word-table';
+
+/** Single-word aggregate cues. Superlatives (`highest`) are aggregates or orderings: see superlatives.ts. */
+const AGGREGATE_WORDS: Record<string, AggregateFn> = wordTable({
+  average: 'avg',
+  averages: 'avg',
+  avg: 'avg',
+  mean: 'avg',
+  sum: 'sum',
+  total: 'sum',
+  totals: 'sum',
+  count: 'count',
+  maximum: 'max',
+  max: 'max',
+  peak: 'max',
+  minimum: 'min',
+  min: 'min',
+});
+
+/**
+ * Aggregate and superlative cues: `how many`, `how much`, `number of`, `average`, `total`,
+ * `highest`, `most recent`, unless the words name a column outright (`total_amount`). What each
+ * applies to is found once the terms are known (aggregates).
+ */
+export const aggregateCues: LinkRule = {
+  name: 'aggregate-cues',
+  apply(s) {
+    const { tokens } = s;
+    for (let i = 0; i < tokens.length; i++) {
+      if (s.taken.has(i)) continue;
+      const w = norm(s, i);
+      if (w === 'how' && (norm(s, i + 1) === 'many' || norm(s, i + 1) === 'much')) {
+        s.aggregateCues.set(i, { fn: norm(s, i + 1) === 'many' ? 'count' : null, superlative: false, end: i + 2 });
+        i++;
+        continue;
+      }
+      if (w === 'number' && norm(s, i + 1) === 'of') {
+        s.aggregateCues.set(i, { fn: 'count', superlative: false, end: i + 2 });
+        i++;
+        continue;
+      }
+      const sup = superlativeAt(tokens, i);
+      if (sup) {
+        s.aggregateCues.set(i, { fn: sup.fn, superlative: true, end: sup.end });
+        i = sup.end - 1;
+        continue;
+      }
+      const fn = AGGREGATE_WORDS[w];
+      if (fn && !namesColumn(tokens, i, s.index)) {
+        // "in total" after a count is only emphasis; kept as a weak sum cue the proposer may drop.
+        s.aggregateCues.set(i, { fn, superlative: false, end: i + 1 });
+      }
+    }
+  },
+};
+
+/** `Office Chair` in `Office Chair orders` is a value, `total amount` a column: not cues. */
+function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): boolean {
+  const pairs = [
+    [tokens[i]?.norm ?? '', tokens[i + 1]?.norm ?? ''],
+    [tokens[i - 1]?.norm ?? '', tokens[i]?.norm ?? ''],
+  ];
+  return index.tables.some((t) =>
+    t.columns.some((c) =>
+      c.readings.some(
+        (r) =>
+          r.words.length === 2 &&
+          pairs.some(
+            ([a, b]) => wordScore(a ?? '', r.words[0] ?? '') >= 0.9 && wordScore(b ?? '', r.words[1] ?? '') >= 0.9,
+          ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,42 @@
+import { FUNCTION_WORDS } from '../lexicon';
+import { superlativeAt } from './superlatives';
+import { numberOf, singular } from '../text';
+import { norm, slice, type LinkRule, type LinkState } from './rule';
+
+/** Words after `the X` that say the X is singled out by what follows (`the driver with the best rating`). */
+const SINGLING_OUT = ['with', 'that', 'who', 'whose', 'having'];
+
+/**
+ * One answer: "Which device has the lowest …", "On which day was … highest", "the driver with
+ * the best rating" — a singular noun asked about with a superlative and no number is a limit of 1.
+ */
+export const oneAnswer: LinkRule = {
+  name: 'one-answer',
+  apply(s) {
+    const hasSuperlative = [...s.aggregateCues.values()].some((c) => c.superlative);
+    if (s.limits.length || !hasSuperlative) return;
+    for (let i = 0; i < s.tokens.length; i++) {
+      const w = norm(s, i);
+      const singularThe = w === 'the' && singledOut(s, i);
+      if (w !== 'which' && w !== 'what' && !singularThe) continue;
+      const next = s.tokens[i + 1];
+      if (!next || next.kind !== 'word' || numberOf(next) !== null) continue;
+      const t = s.termAt.get(i + 1);
+      const noun = t ? s.tokens[t.end - 1] : next;
+      if (noun && singular(noun.norm) === noun.norm && !FUNCTION_WORDS.has(next.norm)) {
+        // After `the`, the noun itself is what the one answer is (the rows a limit ranks).
+        const end = singularThe ? i + 1 : i + 2;
+        s.orders.push({ start: i, end, text: slice(s, i, end), direction: null, limit: 1, key: null, hinted: [] });
+        return;
+      }
+    }
+  },
+};
+
+/** `the X with the best …`: the noun after `the` at `i` is followed by a clause with a superlative. */
+function singledOut(s: LinkState, i: number): boolean {
+  return (
+    SINGLING_OUT.includes(norm(s, s.termAt.get(i + 1)?.end ?? i + 2)) &&
+    s.tokens.slice(i + 2, i + 9).some((t) => t.norm === 'the' && superlativeAt(s.tokens, t.i + 1) !== null)
+  );
+}

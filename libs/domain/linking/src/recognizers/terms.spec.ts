@@ -1,0 +1,51 @@
+import { linkCorpus, type Example } from '../testing/corpus';
+import type { TermLink } from '../types';
+
+/** [words, what the best candidate is]. */
+type Term = [words: string, names: string];
+
+const named = (t: TermLink): string => {
+  const best = [
+    ...t.tables.map((x) => ({ s: x.score, n: `table ${x.table}` })),
+    ...t.columns.map((x) => ({ s: x.score, n: `column ${x.table}.${x.label}` })),
+    ...t.values.map((x) => ({ s: x.score, n: `value ${x.table}.${x.column}='${x.value}'` })),
+  ].sort((a, b) => b.s - a.s)[0];
+  return best?.n ?? '';
+};
+
+describe('terms', () => {
+  const EXAMPLES: Example<Term[]>[] = [
+    {
+      say: 'unit price of orders',
+      means: [
+        ['unit price', 'column orders.unit_price'],
+        ['orders', 'table orders'],
+      ],
+    },
+    {
+      say: 'readings from dev-03',
+      means: [
+        ['readings', 'table sensor_readings'],
+        ['dev-03', "value sensor_readings.device_id='dev-03'"],
+      ],
+    },
+    {
+      say: 'customers from Germany',
+      means: [
+        ['customers', 'table customers'],
+        ['Germany', "value customers.country='Germany'"],
+      ],
+    },
+    {
+      say: 'fare amount per vendor',
+      on: 'taxi',
+      means: [
+        ['fare amount', 'column trips.fare_amt'],
+        ['vendor', 'column trips.vendor_name'],
+      ],
+    },
+    // The words of cues and numbers are not read as data.
+    { say: 'average temperature above 30', means: [['temperature', 'column sensor_readings.temperature']] },
+  ];
+  linkCorpus(EXAMPLES, (l) => l.terms.map((t): Term => [t.text, named(t)]));
+});

@@ -1,0 +1,17 @@
+import { linkCorpus, words, type Example } from '../testing/corpus';
+
+describe('unread', () => {
+  // The answer-changing words that no link took.
+  const EXAMPLES: Example<string[]>[] = [
+    { say: 'the ratio of quantity to unit price for each order', means: ['ratio'] },
+    { say: 'number of orders placed on weekends', means: ['weekends'] },
+    { say: 'orders with a quantity that is the same as the previous order', means: ['same', 'previous'] },
+    // Read: an order word beside an order, a time unit beside a time grouping, a preposition
+    // that compares with no number, a negation before what it negates.
+    { say: 'names of customers sorted by country in descending order', means: [] },
+    { say: 'average humidity over all readings', means: [] },
+    { say: 'average temperature per hour, with the start of each hour', means: [] },
+    { say: 'orders that are not cancelled', means: [] },
+  ];
+  linkCorpus(EXAMPLES, (l) => words(l.unread));
+});

@@ -1,0 +1,111 @@
+import type {
+  Aggregate,
+  ColumnRef,
+  Condition,
+  Literal,
+  OrderKey,
+  Projection,
+  QueryPlanInput,
+  ValueExpr,
+} from '@nl2p/query-plan';
+import { parseQueryPlan } from '@nl2p/query-plan';
+
+/**
+ * A plan's clauses in SQL-like words, so a corpus says what a request means the way a reader
+ * would (`temperature > 30`, `avg(temperature)`), not as nested objects.
+ */
+export interface PlanText {
+  from: string;
+  select: string;
+  where: string;
+  groupBy: string;
+  having: string;
+  orderBy: string;
+  limit: number | null;
+  distinct: boolean;
+  time: string;
+}
+
+export function planText(input: QueryPlanInput | null): PlanText | null {
+  if (!input) return null;
+  const plan = parseQueryPlan(input);
+  const tw = plan.time_bucket;
+  const w = plan.window;
+  return {
+    from: [plan.source, ...plan.joins.map((j) => `JOIN ${j.table}`)].join(' '),
+    select: plan.select.map(projectionText).join(', '),
+    where: plan.where ? conditionText(plan.where) : '',
+    groupBy: plan.group_by.map(refText).join(', '),
+    having: plan.having.map((h) => `${aggregateText(h.aggregate)} ${h.op} ${h.value}`).join(' AND '),
+    orderBy: plan.order_by.map((o) => `${orderText(o.key)} ${o.direction ?? 'asc'}`).join(', '),
+    limit: plan.limit,
+    distinct: plan.distinct,
+    time: tw
+      ? `bucket ${tw.size} ${tw.unit} of ${refText(tw.column)}${tw.as_date ? ' as date' : ''}`
+      : w
+        ? `${w.kind} window${'size' in w ? ` ${w.size}` : ''}${'unit' in w ? ` ${w.unit}` : ''}`
+        : '',
+  };
+}
+
+export function refText(r: ColumnRef): string {
+  return [r.table ? `${r.table}.` : '', [r.column, ...(r.path ?? [])].join('->')].join('');
+}
+
+export function exprText(e: ValueExpr): string {
+  if (e.kind === 'column') return refText(e.ref);
+  if (e.kind === 'number') return String(e.value);
+  return `(${exprText(e.left)} ${e.op} ${exprText(e.right)})`;
+}
+
+export function aggregateText(a: Aggregate): string {
+  return `${a.fn}(${a.distinct ? 'DISTINCT ' : ''}${a.arg ? exprText(a.arg) : '*'})`;
+}
+
+function literalText(l: Literal): string {
+  return l.kind === 'string' || l.kind === 'timestamp' ? `'${l.value}'` : String(l.value);
+}
+
+export function conditionText(c: Condition): string {
+  switch (c.kind) {
+    case 'compare':
+      return `${exprText(c.left)} ${c.op} ${literalText(c.value)}`;
+    case 'in':
+      return `${refText(c.column)} ${c.negated ? 'NOT IN' : 'IN'} (${c.values.map(literalText).join(', ')})`;
+    case 'between':
+      return `${refText(c.column)} BETWEEN ${literalText(c.low)} AND ${literalText(c.high)}`;
+    case 'and':
+      return c.conditions.map(conditionText).join(' AND ');
+    case 'or':
+      return `(${c.conditions.map(conditionText).join(' OR ')})`;
+    case 'not':
+      return `NOT (${conditionText(c.condition)})`;
+    case 'null':
+      return `${refText(c.column)} IS ${c.negated ? 'NOT ' : ''}NULL`;
+    case 'text':
+      return `${refText(c.column)} ${c.match} '${c.value}'`;
+    case 'in_subquery':
+      return `${exprText(c.left)} ${c.negated ? 'NOT IN' : 'IN'} (sub-plan)`;
+    case 'exists': {
+      // The sub-plan's table and what ties it to the outer row: `NOT EXISTS (writes: authorid = authorid)`.
+      const tie = c.subquery.correlate.map((k) => `${refText(k.inner)} = ${refText(k.outer)}`).join(' AND ');
+      const where = c.subquery.plan.where ? ` WHERE ${conditionText(c.subquery.plan.where)}` : '';
+      return `${c.negated ? 'NOT ' : ''}EXISTS (${c.subquery.plan.source}: ${tie}${where})`;
+    }
+    case 'compare_subquery':
+      return `${exprText(c.left)} ${c.op} ${c.quantifier ? `${c.quantifier} ` : ''}(sub-plan)`;
+  }
+}
+
+function projectionText(p: Projection): string {
+  const as = p.alias ? ` AS ${p.alias}` : '';
+  if (p.kind === 'value') return exprText(p.expr) + as;
+  if (p.kind === 'aggregate') return aggregateText(p.aggregate) + as;
+  return `bucket${as}`;
+}
+
+function orderText(k: OrderKey): string {
+  if (k.kind === 'aggregate') return aggregateText(k.aggregate);
+  if (k.kind === 'value') return exprText(k.expr);
+  return `#${k.index}`;
+}

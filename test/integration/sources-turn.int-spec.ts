@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { demoTables, SPLIT_DEMO, writeDuckDbTables, writePostgresTables } from '@nl2p/engine';
+import { FakeManager, ScriptedLlm } from '@nl2p/testing';
+import { GatewayClient } from '../support/client';
+import { startStack, type Stack } from '../support/stack';
+
+// A session over all SQL sources, through the gateway and the workers over BullMQ/Redis: the demo
+// split across a real DuckDB file (`shop`: orders, sensor readings) and a real PostgreSQL schema
+// (`crm`: customers, devices). No model is asked: the linker reads the request.
+const POSTGRES_URL = process.env.POSTGRES_URL;
+if (!POSTGRES_URL)
+  console.warn('sources-turn: POSTGRES_URL is unset, so these cases are skipped (npm test starts one)');
+const suite = POSTGRES_URL ? describe : describe.skip;
+
+const HOT_SITES_GOLD =
+  'SELECT d.site, avg(r.temperature) AS avg_temp FROM sensor_readings r JOIN devices d ON r.device_id = d.device_id GROUP BY d.site ORDER BY d.site';
+
+suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
+  const manager = new FakeManager();
+  const llm = new ScriptedLlm();
+  const schema = `crm_turn_${process.pid}_${Date.now().toString(36)}`;
+  const dir = mkdtempSync(join(tmpdir(), 'nl2p-sources-turn-'));
+  const shopPath = join(dir, 'shop.duckdb');
+  let admin: Pool;
+  let managerUrl: string;
+  let llmUrl: string;
+  const stacks: Stack[] = [];
+
+  async function stackWith(crmUrl: string): Promise<GatewayClient> {
+    const stack = await startStack({
+      managerUrl,
+      llmUrl,
+      env: { SQL_SOURCES: `shop=duckdb:${shopPath},crm=postgres:${crmUrl}#${schema}`, LINKING: 'true' },
+    });
+    stacks.push(stack);
+    return new GatewayClient(stack.gatewayUrl);
+  }
+
+  async function gold(sql: string): Promise<unknown[][]> {
+    // The same rows in one database: the gold answer.
+    const path = join(dir, 'gold.duckdb');
+    await writeDuckDbTables(path, demoTables([...SPLIT_DEMO.duckdb, ...SPLIT_DEMO.postgres]));
+    const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    const c = await db.connect();
+    try {
+      return (await c.runAndReadAll(sql)).getRowsJS();
+    } finally {
+      c.closeSync();
+      db.closeSync();
+    }
+  }
+
+  beforeAll(async () => {
+    [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
+    admin = new Pool({ connectionString: POSTGRES_URL, max: 1 });
+    await writeDuckDbTables(shopPath, demoTables(SPLIT_DEMO.duckdb));
+    await writePostgresTables(admin, schema, demoTables(SPLIT_DEMO.postgres));
+  });
+
+  afterAll(async () => {
+    for (const s of stacks) await s.close();
+    await Promise.all([manager.stop(), llm.stop()]);
+    await admin?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin?.end();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a question joining both sources: each part on its engine, the combine, the rows and a sentence', async () => {
+    const api = await stackWith(POSTGRES_URL ?? '');
+    const id = await api.createSession({ sources: 'all' });
+    const view = await api.turn(id, { text: 'average temperature per site' });
+
+    expect(view.status).not.toBe('failed');
+    expect(view.interrupt).toBeNull();
+    expect(view.sources).toBe('all');
+    const parts = view.sources_run.parts as {
+      source: string;
+      engine: string;
+      sql: string;
+      explain: string;
+      rows: number;
+    }[];
+    expect(parts.map((p) => [p.source, p.engine]).sort()).toEqual([['crm', 'PostgreSQL'], ['shop', 'DuckDB']]); // prettier-ignore
+    const shop = parts.find((p) => p.source === 'shop');
+    const crm = parts.find((p) => p.source === 'crm');
+    // Each part reads only its own source's table, under its own name.
+    expect(shop?.sql).toMatch(/sensor_readings/);
+    expect(shop?.sql).not.toMatch(/devices/);
+    expect(crm?.sql).toMatch(/devices/);
+    expect(crm?.sql).not.toMatch(/sensor_readings/);
+    for (const p of parts) expect(p.explain.length).toBeGreaterThan(0);
+    expect(view.sources_run.combine_sql).toMatch(/JOIN/i);
+    expect(view.sql).toBe(view.sources_run.combine_sql);
+
+    const expected = await gold(HOT_SITES_GOLD);
+    expect(expected.length).toBeGreaterThan(0);
+    const rows = view.preview.rows as unknown[][];
+    const sorted = [...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(sorted.map((r) => r[0])).toEqual(expected.map((r) => r[0]));
+    sorted.forEach((r, i) => expect(Number(r[1])).toBeCloseTo(Number(expected[i][1]), 6));
+    // The answer in words names what the rows hold.
+    expect(view.answer.kind).toBe('message');
+    expect(view.answer.text).toContain(String(expected[0][0]));
+    expect(llm.requests.length).toBe(0);
+  });
+
+  it('a source that is down fails the turn naming it, with nothing presented', async () => {
+    // A port nothing listens on: PostgreSQL is unreachable, DuckDB is fine.
+    const api = await stackWith('postgres://nobody@127.0.0.1:1/none');
+    const id = await api.createSession({ sources: 'all' });
+    const view = await api.turn(id, { text: 'average temperature per site' });
+
+    expect(view.status).toBe('failed');
+    expect(view.error.message).toMatch(/source crm \(PostgreSQL\)/);
+    expect(view.sources_run).toBeNull();
+    expect(view.preview).toBeNull();
+    expect(view.answer).toBeNull();
+  });
+});
