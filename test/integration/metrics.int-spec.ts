@@ -2,6 +2,7 @@ import { ManagerClient } from '@nl2p/engine';
 import { randomUUID } from 'node:crypto';
 import { tmpPipelineId } from '@nl2p/envelope';
 import { scrape, sumOf, type Sample } from '../support/prometheus';
+import { RedisProbe } from '../reliability/support';
 import { useWorkflowStack } from '../support/workflow-stack';
 
 const GOOD_SQL =
@@ -77,6 +78,13 @@ describe('Prometheus metrics on every service (real Redis, BullMQ, HTTP)', () =>
       sinks: [{ type: 'nop' }],
     });
     await waitFor('the sweep of the orphan', async () => !manager.pipelines().includes(orphan));
+    // What each sweep deleted, by name: a count that is off says which temp name it was.
+    const probe = new RedisProbe(t.stack.config);
+    const sweeps = (await probe.redis.lrange(probe.keys.janitorSweeps(), 0, -1)).map(
+      (r) => JSON.parse(r) as { tmp_deleted: { id: string; reason: string }[] },
+    );
+    probe.close();
+    expect(sweeps.flatMap((s) => s.tmp_deleted)).toEqual([{ id: orphan, reason: 'unowned' }]);
 
     for (const [service, url] of Object.entries(endpoints())) {
       const after = await scrape(url);
