@@ -14,6 +14,10 @@
 #                               no build, no Redis, no LLM; seconds. The defog sets need
 #                               DEFOG_SQL_EVAL_DIR and DEFOG_DATA_DIR, spider-dev and
 #                               spider-heldout SPIDER_EVAL_DIR and MACHINE_SPIDER_DIR (evals/README.md)
+#   bash scripts/eval.sh --probe DB 'request' ['request'…]
+#                               a developer's look at how the no-model path reads each request over
+#                               one database (demo, or spider/<db> with the Spider variables above):
+#                               outcome, SQL, doubts, assumptions, plan
 #   bash scripts/eval.sh --sources
 #                               the cross-source eval: typed plans over the demo split across DuckDB
 #                               and PostgreSQL (POSTGRES_URL, else a throw-away cluster), split, run
@@ -41,6 +45,13 @@ if [ "${1:-}" = "--linker" ]; then
   echo "[linker-eval] at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$dirty" >&2
   LINKER_EVAL=1 LINKER_EVAL_SETS="$*" exec npx jest -c evals/jest.config.js evals/src/offline/linker-eval.spec.ts \
     --selectProjects unit --runInBand
+fi
+if [ "${1:-}" = "--probe" ]; then
+  [ $# -ge 3 ] || { echo "usage: bash scripts/eval.sh --probe DB 'request' ['request'…]" >&2; exit 2; }
+  export PROBE_DB="$2"
+  shift 2
+  PROBE=$(printf '%s\n' "$@") exec npx jest -c evals/jest.config.js evals/src/offline/probe.spec.ts \
+    --selectProjects unit --runInBand --silent=false
 fi
 if [ "${1:-}" = "--sources" ]; then
   shift

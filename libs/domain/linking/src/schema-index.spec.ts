@@ -1,6 +1,13 @@
 import { linkRequest } from './link';
 import { proposePlan } from './propose';
-import { buildIndex, commentReadings, initialKeyReadings, readingsOf, withoutBooleanPrefix } from './schema-index';
+import {
+  buildIndex,
+  commentReadings,
+  initialKeyReadings,
+  initialPrefixReadings,
+  readingsOf,
+  withoutBooleanPrefix,
+} from './schema-index';
 
 const said = (readings: { words: string[] }[]) => readings.map((r) => r.words.join(' '));
 
@@ -34,6 +41,30 @@ describe('withoutBooleanPrefix: a yes/no column said without its verb', () => {
     const columns = index.table('cars')?.columns ?? [];
     expect(said(columns[0]?.readings ?? [])).toContain('auto gearbox');
     expect(said(columns[1]?.readings ?? [])).not.toContain('code');
+  });
+});
+
+describe('initialPrefixReadings: a name made of one letter and a word', () => {
+  const tables = ['Department', 'Employee', 'Project', 'Dependent_info'];
+  it.each([
+    ['DName', 'Department', 'department name'],
+    ['DName', 'Department', 'name'],
+    ['Pname', 'Project', 'project name'],
+    ['Dnumber', 'Employee', 'department number'],
+    ['Fname', 'Employee', 'first name'],
+    ['LName', 'Employee', 'last name'],
+  ])('%s of %s is said %s', (column, table, words) => {
+    expect(said(initialPrefixReadings(column, table, tables))).toContain(words);
+  });
+
+  it.each([
+    ['plate', 'Project'], // a word itself
+    ['did', 'Department'], // a key: initialKeyReadings reads it
+    ['xq', 'Employee'], // no word after the letter
+    ['first_name', 'Employee'], // words of its own
+    ['Rname', 'Employee'], // r begins no table and no part of a name
+  ])('reads nothing into %s of %s', (column, table) => {
+    expect(initialPrefixReadings(column, table, tables)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Column } from '@nl2p/envelope';
-import { segment } from './lexical/segment';
+import { isWord, segment } from './lexical/segment';
 import { senses, synset } from './lexical/wordnet';
 import {
   ABBREVIATIONS,
@@ -180,6 +180,38 @@ export function initialKeyReadings(column: string, tableNames: readonly string[]
   return out;
 }
 
+/**
+ * Letters that begin a name in many schemas for a word said in full (`fname`, `lname`, `minit`):
+ * the parts of a person's name, the one convention general enough to list.
+ */
+const NAME_PART_INITIALS: Readonly<Record<string, string>> = { f: 'first', l: 'last', m: 'middle' };
+
+/**
+ * A name made of one letter and a word (`DName` in `department`, `Pname` in `project`, `Dno` in
+ * `employee`, `Fname`): the letter stands for a word. When it is the initial of the column's own
+ * table, the column is that table's thing (`department name`, and `name` said alone, a little
+ * weaker); of another table, that table's (`Dno` → `department no`); else a part of a person's
+ * name (`first name`). A name that is a word itself (`plate`, `scar`) is left alone.
+ */
+export function initialPrefixReadings(column: string, table: string, tableNames: readonly string[]): Reading[] {
+  const m = /^([a-z])([a-z]{2,})$/.exec(column.toLowerCase());
+  if (!m || identifierWords(column).length !== 1 || isWord(m[0])) return [];
+  const [, letter = '', rest = ''] = m;
+  if (rest === 'id' || !isWord(rest)) return [];
+  const wordsOf = (t: string) => identifierWords(t).map((w) => singular(w));
+  const out: Reading[] = [];
+  const own = wordsOf(table);
+  if (own[0]?.startsWith(letter)) out.push({ words: [...own, rest], factor: 0.9 }, { words: [rest], factor: 0.85 });
+  for (const other of tableNames) {
+    const words = wordsOf(other);
+    if (other !== table && words.length === 1 && words[0]?.startsWith(letter))
+      out.push({ words: [...words, rest], factor: 0.8 });
+  }
+  const part = NAME_PART_INITIALS[letter];
+  if (!out.length && part && rest === 'name') out.push({ words: [part, rest], factor: 0.9 });
+  return out;
+}
+
 /** Most words of a comment read as a name. */
 const COMMENT_WORDS = 4;
 
@@ -216,6 +248,7 @@ function columnInfos(
     const own = [
       ...(boolean ? withoutBooleanPrefix(named) : named),
       ...initialKeyReadings(c.name, tableNames),
+      ...(parent ? [] : initialPrefixReadings(c.name, table, tableNames)),
       ...commentReadings(c.comment),
     ];
     const info: ColumnInfo = {

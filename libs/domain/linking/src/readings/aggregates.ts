@@ -3,6 +3,7 @@ import type { AggregateLink, TermLink } from '../types';
 import { aggregateOf, sameAggregate } from './expressions';
 import { doubt, isTableMention, ref, resolve, term, use } from './lookup';
 import type { ReadingRule, ReadingState } from './state';
+import { isKeyColumn } from '../schema-index';
 
 /**
  * The aggregates said: `average temperature`, `how many orders`, `total revenue (…)`, one
@@ -22,6 +23,10 @@ export const aggregates: ReadingRule = {
       if (a.superlative) s.superlativeAggregates.add(a.start);
       if (!a.target && a.fn !== 'count' && L.aggregates.some((x) => x !== a && x.target)) continue;
       if (a.fn === 'sum' && !a.target && (realAggs.length > 1 || L.aggregates.some((x) => x.fn === 'count'))) continue;
+      if (isRowFigure(s, a)) {
+        s.rowFigures.add(a);
+        continue;
+      }
       const agg = aggregateOf(s, a);
       if (agg === undefined) continue;
       if (agg === null) {
@@ -30,7 +35,7 @@ export const aggregates: ReadingRule = {
       }
       add(s, a, agg);
       // `average temperature and humidity`: the aggregate applies to each measure of the list.
-      for (const t of conjoinedMeasures(s, a)) {
+      for (const t of conjoinedMeasures(s, a, agg)) {
         const r = resolve(s, t, { measure: true }) ?? resolve(s, t, { numeric: true });
         if (!r?.info.numeric) break;
         use(s, t);
@@ -40,6 +45,31 @@ export const aggregates: ReadingRule = {
   },
 };
 
+/**
+ * `names of companies by ascending number of sales`, `the journalist with the largest number of
+ * years working`: a count said of a column that already holds a number (not a key, not a table)
+ * ranks rows by that number when nothing is grouped; counting or summing it would collapse the
+ * rows the request lists. Only as a sort key: said alone (`the number of sales`) it stays a sum.
+ */
+function isRowFigure(s: ReadingState, a: AggregateLink): boolean {
+  const L = s.links;
+  if (a.fn !== 'count' || a.distinct || !a.target || !('term' in a.target)) return false;
+  // `the journalist with the largest …` groups by the rows themselves: no grouping.
+  const groupsRows = (g: (typeof L.groups)[number]) => {
+    const t = term(s, g.term);
+    return !!t && isTableMention(s, t) === s.source;
+  };
+  if (L.timeGroups.length || L.groups.some((g) => !groupsRows(g))) return false;
+  const ranks =
+    L.orders.some((o) => o.key && 'aggregate' in o.key && L.aggregates[o.key.aggregate] === a) ||
+    L.aggregates.some((x) => x.superlative && x.end === a.start);
+  if (!ranks) return false;
+  const t = term(s, a.target.term);
+  if (!t || isTableMention(s, t)) return false;
+  const r = resolve(s, t);
+  return !!r && r.info.numeric && !isKeyColumn(r.info);
+}
+
 function add(s: ReadingState, link: AggregateLink, agg: Aggregate): void {
   if (!s.aggregates.some((x) => sameAggregate(x.agg, agg))) s.aggregates.push({ link, agg });
 }
@@ -48,8 +78,9 @@ function add(s: ReadingState, link: AggregateLink, agg: Aggregate): void {
  * The terms listed after an aggregate's own (`temperature and humidity`, `a, b and c`) that have
  * no aggregate of their own and name no table or value: the aggregate is said once for them all.
  */
-function conjoinedMeasures(s: ReadingState, a: AggregateLink): TermLink[] {
-  if (a.fn === 'count' || !a.target || !('term' in a.target)) return [];
+function conjoinedMeasures(s: ReadingState, a: AggregateLink, agg: Aggregate): TermLink[] {
+  // A count of rows lists no measures; `how many international and domestic passengers` (a sum of each) does.
+  if (agg.fn === 'count' || !a.target || !('term' in a.target)) return [];
   const L = s.links;
   const out: TermLink[] = [];
   let current = term(s, a.target.term);

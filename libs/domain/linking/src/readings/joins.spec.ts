@@ -35,6 +35,18 @@ const library: LinkSchema = {
   },
 };
 
+/** Parties and their hosts through a bridge; a venue with a name of its own beside the host's. */
+const parties: LinkSchema = {
+  streaming: false,
+  values: {},
+  tables: {
+    party: [int('party_id'), text('party_theme'), int('number_of_hosts'), int('venue_id')],
+    party_host: [int('party_id'), int('host_id')],
+    host: [int('host_id'), text('name'), int('age')],
+    venue: [int('venue_id'), text('name')],
+  },
+};
+
 describe('joins', () => {
   // The FROM clause: a word naming another table's column or value joins that table on a shared key.
   const EXAMPLES: Example<string | null>[] = [
@@ -49,6 +61,15 @@ describe('joins', () => {
     { say: 'Total sale price per car make.', on: dealership, means: 'sales JOIN cars' },
     // Through a bridge table along declared keys.
     { say: 'Number of papers per author name.', on: library, means: 'paper JOIN writes JOIN author' },
+    // Through a bridge on inferred keys, the table named beside its column (`host names`).
+    {
+      say: 'Show the host names for parties with number of hosts greater than 20.',
+      on: parties,
+      means: 'party JOIN party_host JOIN host',
+    },
+    { say: 'The age of the hosts of each party theme.', on: parties, means: 'host JOIN party_host JOIN party' },
+    // `names` fits the host's and the venue's alike: neither is guessed.
+    { say: 'Show the names for parties with number of hosts greater than 20.', on: parties, means: 'party' },
     // Streams are not joined: the stream's own columns only.
     { say: 'Average speed per vehicle every 10 seconds.', on: 'stream', means: 'vehicle' },
   ];

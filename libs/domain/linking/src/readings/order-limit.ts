@@ -1,5 +1,5 @@
 import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
-import type { OrderLink } from '../types';
+import type { AggregateLink, OrderLink } from '../types';
 import { aggregateOf, exprOf } from './expressions';
 import { column, doubt, isTableMention, ref, resolve, term, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState } from './state';
@@ -43,6 +43,8 @@ function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
     const link = s.links.aggregates[key.aggregate];
     const found = s.aggregates.find((a) => a.link === link);
     if (found) return { kind: 'aggregate', aggregate: found.agg };
+    const figure = link && s.rowFigures.has(link) && rowFigure(s, link);
+    if (figure) return figure;
     const agg = link && aggregateOf(s, link);
     if (agg) return { kind: 'aggregate', aggregate: agg };
   }
@@ -67,6 +69,15 @@ function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
   const first = s.aggregates[0];
   if (first) return { kind: 'aggregate', aggregate: first.agg };
   return null;
+}
+
+/** A count said of a column holding the number per row (aggregates' `isRowFigure`): the column. */
+function rowFigure(s: ReadingState, link: AggregateLink): OrderKey | null {
+  const t = link.target && 'term' in link.target ? term(s, link.target.term) : undefined;
+  const r = t && resolve(s, t, { numeric: true });
+  if (!t || !r) return null;
+  use(s, t);
+  return { kind: 'value', expr: { kind: 'column', ref: ref(s, r) } };
 }
 
 /** Sorting on a term: how many rows when it names the grouped table, else its numeric column, else the column itself. */

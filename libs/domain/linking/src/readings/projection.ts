@@ -49,6 +49,12 @@ function rowProjection(s: ReadingState): void {
   }
 }
 
+/** `host names`: a table said right before one of its columns names whose column it is. */
+function qualifiesNext(s: ReadingState, t: TermLink, table: string): boolean {
+  const next = s.links.terms.find((o) => o.start === t.end);
+  return !!next && next.columns.some((c) => c.table === table && s.scope.includes(table));
+}
+
 /** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
 function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
   if (t.negated && !resolve(s, t)?.info.boolean) {
@@ -60,6 +66,10 @@ function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
   if (s.links.arithmetic.some((a) => termsOf(a.expr).includes(t.id))) return null;
   const table = isTableMention(s, t);
   if (table === s.source || (table && !t.columns.some((c) => s.scope.includes(c.table)))) return null;
+  if (table && qualifiesNext(s, t, table)) {
+    use(s, t);
+    return null;
+  }
   if (t.columns.every((c) => c.match === 'concept')) return null;
   const r = resolve(s, t);
   if (!r) return null;

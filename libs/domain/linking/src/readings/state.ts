@@ -98,6 +98,8 @@ export interface ReadingState {
   aggregates: ProposedAggregate[];
   /** Superlatives read as max()/min() rather than as an ordering (by their start token). */
   readonly superlativeAggregates: Set<number>;
+  /** `by number of sales` on rows: counts said of a column that holds the number per row (aggregates). */
+  readonly rowFigures: Set<AggregateLink>;
   groupKeys: Resolved[];
   /** Something is computed per group (a quantifier such as `which X` only groups then). */
   groupsNeeded: boolean;
@@ -141,6 +143,7 @@ export function newReadingState(links: Links, schema: LinkSchema, index: SchemaI
     timeColumn: null,
     aggregates: [],
     superlativeAggregates: new Set(),
+    rowFigures: new Set(),
     groupKeys: [],
     groupsNeeded: false,
     limitHead: null,

@@ -40,7 +40,7 @@ export const aggregateCues: LinkRule = {
         i++;
         continue;
       }
-      if (w === 'number' && norm(s, i + 1) === 'of') {
+      if (w === 'number' && norm(s, i + 1) === 'of' && !startsColumnName(tokens, i, s.index)) {
         s.aggregateCues.set(i, { fn: 'count', superlative: false, end: i + 2 });
         i++;
         continue;
@@ -52,7 +52,7 @@ export const aggregateCues: LinkRule = {
         continue;
       }
       const fn = AGGREGATE_WORDS[w];
-      if (fn && !namesColumn(tokens, i, s.index)) {
+      if (fn && !namesColumn(tokens, i, s.index) && !startsColumnName(tokens, i, s.index)) {
         // "in total" after a count is only emphasis; kept as a weak sum cue the proposer may drop.
         s.aggregateCues.set(i, { fn, superlative: false, end: i + 1 });
       }
@@ -77,4 +77,29 @@ function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): b
       ),
     ),
   );
+}
+
+/**
+ * The cue begins a column's whole name said in order (`number of platforms` → Number_of_Platforms,
+ * `average attendance` → Average_Attendance, `num of shops`): the data holds the figure already,
+ * so the words name the column, not an aggregate of it. An `of` may be said or left out on
+ * either side.
+ */
+function startsColumnName(tokens: readonly Token[], i: number, index: SchemaIndex): boolean {
+  const said = tokens.slice(i, i + 6).map((t) => t.norm);
+  return index.tables.some((t) =>
+    t.columns.some((c) => c.readings.some((r) => r.words.length >= 2 && saysInOrder(said, r.words))),
+  );
+}
+
+/** Every word of `name` met by the words said from the first on, `of` optional on both sides. */
+function saysInOrder(said: readonly string[], name: readonly string[]): boolean {
+  const words = name.filter((w) => w !== 'of');
+  let at = 0;
+  for (const w of words) {
+    if (said[at] === 'of') at++;
+    if (at >= said.length || wordScore(said[at] ?? '', w) < 0.9) return false;
+    at++;
+  }
+  return true;
 }
