@@ -40,6 +40,11 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
         `unknown: ${r.unknown.join(', ') || '-'}  ambiguous: ${JSON.stringify(r.ambiguous)}`,
         `assumptions: ${r.assumptions.join(' | ') || '-'}`,
         `plan: ${JSON.stringify(r.plan)}`,
+        ...linkRequest(request, schema).comparisons.map(
+          (c) =>
+            `  comparison "${c.text}": ${c.op} ${c.value}${c.aggregate ? ` (${c.aggregate})` : ''}` +
+            `${c.excluded ? ' excluded' : ''}${c.orWithPrevious ? ' or' : ''}`,
+        ),
         ...linkRequest(request, schema).terms.map(
           (t) =>
             `  term "${t.text}"${t.projected ? ' projected' : ''}${t.negated ? ' negated' : ''}: ` +

@@ -360,20 +360,17 @@ export function looksTemporal(c: ColumnInfo): boolean {
 export function ownKey(t: TableInfo, singularOf: (w: string) => string): ColumnInfo | undefined {
   const tableWords = (t.readings[0]?.words ?? []).map(singularOf);
   const head = tableWords.at(-1);
-  return t.columns.find((c) => {
-    if (c.path.length) return false;
-    if (c.column.toLowerCase() === 'id') return true;
-    return c.readings.some((r) => {
-      const w = r.words.map(singularOf);
-      return (
-        w.length >= 2 &&
-        GENERIC_PARTS.has(w[w.length - 1] ?? '') &&
-        head !== undefined &&
-        w.includes(head) &&
-        w.length <= tableWords.length + 2
-      );
-    });
-  });
+  const columns = t.columns.filter((c) => !c.path.length);
+  const words = (c: ColumnInfo) => c.readings.map((r) => r.words.map(singularOf));
+  const isGeneric = (w: string[]) => w.length >= 2 && GENERIC_PARTS.has(w[w.length - 1] ?? '');
+  return (
+    columns.find((c) => c.column.toLowerCase() === 'id') ??
+    // `document_id` in `Documents_Mailed`: every word before the id is a word of the table's name.
+    columns.find((c) => words(c).some((w) => isGeneric(w) && w.slice(0, -1).every((x) => tableWords.includes(x)))) ??
+    columns.find((c) =>
+      words(c).some((w) => isGeneric(w) && head !== undefined && w.includes(head) && w.length <= tableWords.length + 2),
+    )
+  );
 }
 
 /** A column that identifies rows (`id`, `customer_id`, `did` for a domain): said as some table's id. */

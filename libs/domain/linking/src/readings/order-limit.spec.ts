@@ -1,8 +1,27 @@
+import type { LinkSchema } from '../types';
 import { readingCorpus, type Example } from '../testing/corpus';
 import { meaningSchema } from '../testing/meaning-schema';
 
 /** [ORDER BY, LIMIT, the reading or doubt about the order]. */
 type Said = [orderBy: string | null, limit: number | null, note: string | null];
+
+/** Companies and journalists whose rows hold their own figures (sales, years working). */
+const figures: LinkSchema = {
+  streaming: false,
+  values: {},
+  tables: {
+    company: [
+      { name: 'Company_ID', data_type: 'INTEGER' },
+      { name: 'Name', data_type: 'VARCHAR' },
+      { name: 'Sales_in_Billion', data_type: 'DOUBLE' },
+    ],
+    journalist: [
+      { name: 'journalist_ID', data_type: 'INTEGER' },
+      { name: 'Nationality', data_type: 'VARCHAR' },
+      { name: 'Years_working', data_type: 'INTEGER' },
+    ],
+  },
+};
 
 describe('order-limit', () => {
   const EXAMPLES: Example<Said>[] = [
@@ -19,6 +38,17 @@ describe('order-limit', () => {
       means: ['age asc', null, '"sorted by age" is read as ascending'],
     },
     { say: 'which region has the most plants?', on: meaningSchema(), means: ['count(*) desc', 1, null] },
+    // A count said of a figure each row holds ranks the rows by it; nothing is summed.
+    {
+      say: 'List the names of companies by ascending number of sales.',
+      on: figures,
+      means: ['Sales_in_Billion asc', null, null],
+    },
+    {
+      say: 'What is the nationality of the journalist with the largest number of years working?',
+      on: figures,
+      means: ['Years_working desc', 1, null],
+    },
     // A name sorts as itself.
     { say: 'Customers sorted by name.', means: ['name asc', null, '"sorted by name" is read as ascending'] },
   ];

@@ -21,6 +21,9 @@ describe('values', () => {
   // The WHERE a value makes.
   const EXAMPLES: Example<string | null>[] = [
     { say: 'List the names of our customers from Germany.', means: "country = 'Germany'" },
+    // The column said before its value, with a verb of being, a negation and quotes between.
+    { say: 'Names of customers whose country is not "Germany".', means: "country != 'Germany'" },
+    { say: 'Names of customers whose country is "Germany" or "France".', means: "country IN ('Germany', 'France')" },
     { say: 'Which orders were cancelled? Give the order id and the product.', means: "status = 'cancelled'" },
     {
       say: 'Show the orders in the books category or the sensors category.',

@@ -25,7 +25,7 @@ export const values: ReadingRule = {
   name: 'values',
   apply(s) {
     const groups = new Map<string, ValueGroup>();
-    for (const t of s.links.terms) if (t.values.length) valueOf(s, t, groups);
+    for (const t of s.links.terms) if (t.values.length && !isSortKey(s, t)) valueOf(s, t, groups);
     for (const g of groups.values()) {
       const col = ref(s, g.r);
       const lits: Literal[] = g.values.map((value) => ({ kind: 'string', value }));
@@ -48,6 +48,11 @@ export const values: ReadingRule = {
     }
   },
 };
+
+/** `in the order of their names`: a word said as what to sort on is not also a value to keep. */
+function isSortKey(s: ReadingState, t: TermLink): boolean {
+  return s.links.orders.some((o) => o.key !== null && 'term' in o.key && o.key.term === t.id && t.columns.length > 0);
+}
 
 /** Adds the value the term `t` names to its column's group. */
 function valueOf(s: ReadingState, t: TermLink, groups: Map<string, ValueGroup>): void {
@@ -74,12 +79,36 @@ function valueOf(s: ReadingState, t: TermLink, groups: Map<string, ValueGroup>):
   const otherColumns = new Set(t.values.filter((x) => s.scope.includes(x.table)).map((x) => x.column));
   if (otherColumns.size > 1 && v !== byPreposition(s, t))
     s.ambiguous.push({ phrase: t.text, candidates: [...otherColumns] });
-  // The column named next to its value (`device dev-03`, `books category`) is said already.
+  // The column named next to its value (`device dev-03`, `books category`, `whose language is
+  // not "German"`) is said already.
   for (const n of s.links.terms) {
     if (n.id === t.id || n.values.length) continue;
-    const adjacent = n.end === t.start || n.start === t.end || n.end + 1 === t.start || n.start === t.end + 1;
-    if (adjacent && n.columns.some((c) => c.column === v.column && c.table === v.table)) use(s, n);
+    if (saidNextTo(s.links.tokens, n, t) && n.columns.some((c) => c.column === v.column && c.table === v.table))
+      use(s, n);
   }
+}
+
+/**
+ * Words that may stand between a column and its value without saying anything else: a verb of
+ * being, a negation (already on the value), an article, quotes, `named`, `as`, `equal to`.
+ */
+const BETWEEN_COLUMN_AND_VALUE = new Set([
+  'is', 'are', 'was', 'were', 'be', 'being', 'been', 'not', "isn't", "aren't", "wasn't", "weren't",
+  'the', 'a', 'an', 'as', 'equal', 'equals', 'to', 'named', 'called',
+  '"', "'", '‘', '’', '“', '”', '`', ':', '=',
+]); // prettier-ignore
+
+/** Nothing but such words lies between the two terms, in either order (one other word at most: `the city of New York`). */
+function saidNextTo(
+  tokens: readonly string[],
+  a: { start: number; end: number },
+  b: { start: number; end: number },
+): boolean {
+  const [from, to] = a.end <= b.start ? [a.end, b.start] : [b.end, a.start];
+  if (to < from) return false;
+  let other = 0;
+  for (let k = from; k < to; k++) if (!BETWEEN_COLUMN_AND_VALUE.has((tokens[k] ?? '').toLowerCase())) other++;
+  return other <= 1 && to - from <= 5;
 }
 
 /** Words that say which of two columns a value belongs to when a column's name holds them. */

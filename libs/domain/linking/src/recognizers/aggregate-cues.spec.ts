@@ -1,11 +1,29 @@
+import type { LinkSchema } from '../types';
 import { stateCorpus, type Example } from '../testing/corpus';
 
 /** [words, fn, superlative]. */
 type Cue = [words: string, fn: string | null, superlative: boolean];
 
+/** A column whose name begins with a cue: the figure is in the data. */
+const stations: LinkSchema = {
+  streaming: false,
+  values: {},
+  tables: {
+    station: [
+      { name: 'name', data_type: 'VARCHAR' },
+      { name: 'Number_of_Platforms', data_type: 'INTEGER' },
+      { name: 'Average_Attendance', data_type: 'DOUBLE' },
+    ],
+  },
+};
+
 describe('aggregate-cues', () => {
   const EXAMPLES: Example<Cue[]>[] = [
     { say: 'How many orders were delivered?', means: [['How many', 'count', false]] },
+    // The cue begins a column's whole name: the column, not an aggregate of it.
+    { say: 'Show the name and number of platforms of each station.', on: stations, means: [] },
+    { say: 'Stations by average attendance.', on: stations, means: [] },
+    { say: 'The average number of platforms.', on: stations, means: [['average', 'avg', false]] },
     { say: 'How much did each customer spend?', means: [['How much', null, false]] },
     { say: 'The number of readings per device.', means: [['number of', 'count', false]] },
     // `maximum` is also a superlative: max() or an ordering, as the readings decide.

@@ -239,12 +239,16 @@ function cueBefore(
   return null;
 }
 
-/** A cue after the number: `4 or more`, `3 passengers or more`. */
+/**
+ * A cue after the number: `4 or more`, `3 passengers or more`. Not when `than` follows: `less than
+ * 10 factories or more than 10 shops` goes on to another comparison.
+ */
 function postfixAfter(tokens: readonly Token[], n: FoundNumber): { op: CompareOp; at: number; end: number } | null {
   for (const at of [n.end, n.end + 1]) {
     if (at > n.end && tokens[n.end]?.kind !== 'word') break;
     for (const [words, op] of POSTFIX) {
-      if (words.every((w, k) => tokens[at + k]?.norm === w)) return { op, at, end: at + words.length };
+      const end = at + words.length;
+      if (words.every((w, k) => tokens[at + k]?.norm === w) && tokens[end]?.norm !== 'than') return { op, at, end };
     }
   }
   return null;

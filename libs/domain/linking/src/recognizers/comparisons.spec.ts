@@ -42,6 +42,14 @@ describe('comparisons', () => {
         { said: 'above 80: > 80', subject: 'humidity', or: true },
       ],
     },
+    // `or more than …` goes on to another comparison; it is no `or more` after the first.
+    {
+      say: 'Orders with either less than 3 units or more than 10 units.',
+      means: [
+        { said: 'less than 3: < 3', subject: 'units' },
+        { said: 'more than 10: > 10', subject: 'units', or: true },
+      ],
+    },
   ];
   linkCorpus(EXAMPLES, about);
 });

@@ -29,7 +29,7 @@ export const directionOrder: LinkRule = {
 };
 
 /** What the direction names as its key after `k`: a term or an aggregate, past a few connecting words. */
-function keyAfter(s: LinkState, k: number): { key: NonNullable<OrderLink['key']>; end: number } | null {
+export function keyAfter(s: LinkState, k: number): { key: NonNullable<OrderLink['key']>; end: number } | null {
   let i = k;
   if (norm(s, i) === 'order') i++;
   for (let n = 0; n <= MAX_CONNECTORS; n++, i++) {

@@ -1,4 +1,6 @@
 import { aggregateCues } from './aggregate-cues';
+import { equalNumbers } from './equal-numbers';
+import { orderOf } from './order-of';
 import { aggregates } from './aggregates';
 import { arithmetic } from './arithmetic';
 import { comparisonCues } from './comparison-cues';
@@ -45,10 +47,10 @@ export type { LinkRule, LinkState } from './rule';
  * 4. What the terms take part in, each needing the ones before: negation and projection mark
  *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`); aggregates find their
  *    targets among terms and arithmetic; comparisons find their subject among terms and
- *    aggregates; groups need the aggregates and comparisons (`products with a total quantity
+ *    aggregates, and a number left after a column with no cue is its value (`id 7`); groups need the aggregates and comparisons (`products with a total quantity
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
- *    the explicit direction, and the one-answer limit (only when no limit was said).
+ *    the explicit direction (or `in order of X` without one), and the one-answer limit (only when no limit was said).
  * 6. Accounting last: what every link covers, then the verbs that relate two things said (which
  *    need every other link in place), then the content words left unlinked and the
  *    answer-changing words left unread.
@@ -74,12 +76,14 @@ export const LINK_RULES: readonly LinkRule[] = [
   arithmetic,
   aggregates,
   comparisons,
+  equalNumbers,
   textMatches,
   groups,
   // 5. orders
   superlativeOrders,
   limitOrders,
   directionOrder,
+  orderOf,
   oneAnswer,
   // 6. accounting
   coverage,

@@ -10,6 +10,10 @@ describe('unread', () => {
     // that compares with no number, a negation before what it negates.
     { say: 'names of customers sorted by country in descending order', means: [] },
     { say: 'average humidity over all readings', means: [] },
+    // `either` stresses an `or` a link reads (two values, or two comparisons).
+    { say: 'orders in either the books category or the sensors category', means: [] },
+    { say: 'orders with either a quantity below 2 or a quantity above 10', means: [] },
+    { say: 'either orders or customers', means: ['either'] },
     { say: 'average temperature per hour, with the start of each hour', means: [] },
     { say: 'orders that are not cancelled', means: [] },
   ];

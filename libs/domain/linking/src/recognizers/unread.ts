@@ -23,11 +23,24 @@ export const unread: LinkRule = {
       if (ORDER_CUES.has(t.norm) && s.orders.length) return;
       if (TIME_UNIT_CUES.has(singular(t.norm)) && timed) return;
       if (PREPOSITION_CUES.has(t.norm) && tokens[i + 1]?.kind !== 'number') return;
+      if (t.norm === 'either' && readDisjunctionAfter(s, i)) return;
       out.push(span(i));
     });
     s.unread = out.sort((a, b) => a.start - b.start);
   },
 };
+
+/**
+ * `either A or B`: `either` only stresses the `or` after it, when a link reads that `or` — two
+ * values around it (one IN list) or a comparison joined by it.
+ */
+function readDisjunctionAfter(s: LinkState, i: number): boolean {
+  const or = s.tokens.findIndex((t, k) => k > i && t.norm === 'or');
+  if (or < 0 || s.tokens.slice(i, or).some((t) => t.norm === '.' || t.norm === '?')) return false;
+  const valueBefore = s.terms.some((t) => t.values.length && t.start > i && t.end <= or);
+  const valueAfter = s.terms.some((t) => t.values.length && t.start > or && t.start <= or + 3);
+  return (valueBefore && valueAfter) || s.comparisons.some((c) => c.orWithPrevious && c.start > or);
+}
 
 /** A negated term or an excluding comparison follows the negation word at `i`. */
 function negatedAfter(s: LinkState, i: number): boolean {
