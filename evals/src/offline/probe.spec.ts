@@ -47,7 +47,7 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
         ),
         ...linkRequest(request, schema).terms.map(
           (t) =>
-            `  term "${t.text}"${t.projected ? ' projected' : ''}${t.negated ? ' negated' : ''}: ` +
+            `  term "${t.text}" [${t.start},${t.end})${t.projected ? ' projected' : ''}${t.negated ? ' negated' : ''}: ` +
             [
               ...t.tables.slice(0, 3).map((c) => `table ${c.table} ${c.match}`),
               ...t.columns.slice(0, 8).map((c) => `${c.table}.${c.column} ${c.match}`),

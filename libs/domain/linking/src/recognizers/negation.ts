@@ -87,12 +87,35 @@ function isVerb(s: LinkState, k: number): boolean {
   return !!t && t.kind === 'word' && posAt(partsOfSpeech(s.text), t.start) === 'VERB';
 }
 
-/** `device` in `device dev-01`: a column term right before a value of that column. */
+/** Words between a column and its value: quotes, `is`, `by`, `the` (`not in the country 'Iceland'`, `not owned by CCTV`). */
+const TO_THE_VALUE = new Set([
+  '"',
+  "'",
+  '‘',
+  '’',
+  '“',
+  '”',
+  'is',
+  'are',
+  'by',
+  'the',
+  'a',
+  'an',
+  'named',
+  'called',
+  'as',
+]);
+
+/** `device` in `device dev-01`, `country` in `country "Russia"`: a column term before a value of that column. */
 function columnBeforeItsValue(s: LinkState, t: TermLink): boolean {
-  const valueNext = !t.values.length ? s.termAt.get(t.end) : undefined;
+  if (t.values.length) return false;
+  let k = t.end;
+  // A quote's norm is empty: its text says what it is.
+  while (k < t.end + 3 && TO_THE_VALUE.has(norm(s, k) || (s.tokens[k]?.text ?? ''))) k++;
+  const valueNext = s.termAt.get(k);
   return (
     !!valueNext &&
-    valueNext.start === t.end &&
+    valueNext.start === k &&
     valueNext.values.some((v) => t.columns.some((c) => c.table === v.table && c.column === v.column))
   );
 }
