@@ -1,5 +1,5 @@
 import type { StoredExample } from '@nl2p/envelope';
-import { closeExamples, contentLemmas, similarExample } from './similar-request';
+import { closeExamples, contentLemmas, earlierQuestions, similarExample } from './similar-request';
 
 const at = (n: number) => `2026-11-2${n}T10:00:00.000Z`;
 const EXAMPLES: StoredExample[] = [
@@ -59,5 +59,15 @@ describe('the closest earlier questions', () => {
 
   it('is empty when nothing is shared', () => {
     expect(closeExamples('list the customers', EXAMPLES, 3)).toEqual([]);
+  });
+
+  it('keeps only the session engine’s questions for reuse, and shows one of any engine', () => {
+    const mixed = [
+      ...EXAMPLES,
+      { ...EXAMPLES[1], request: 'average temperature per device above 30', target: 'postgres' },
+    ];
+    const found = earlierQuestions('average temperature per device above 30', mixed, 'duckdb', 5);
+    expect(found.similar?.request).toBe('average temperature per device above 30');
+    expect(found.close.map((e) => e.request)).toEqual(['average temperature per device, only above 30']);
   });
 });

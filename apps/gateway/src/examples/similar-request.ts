@@ -53,11 +53,32 @@ function ranked(request: string, examples: readonly StoredExample[]): { example:
   });
 }
 
+type Ranked = ReturnType<typeof ranked>;
+
 /** The earlier question closest to `request`, or null when none is close enough. */
 export function similarExample(request: string, examples: readonly StoredExample[]): SimilarExample | null {
+  return similarOf(ranked(request, examples));
+}
+
+function similarOf(hits: Ranked): SimilarExample | null {
   // Ranked by BM25; the first that shares enough of the request is the one shown.
-  const close = ranked(request, examples).find((r) => r.shared >= MIN_SHARED)?.example;
+  const close = hits.find((r) => r.shared >= MIN_SHARED)?.example;
   return close ? { request: close.request, sql: close.sql, confirmed_at: close.confirmed_at } : null;
+}
+
+/**
+ * Both from one ranking: the earlier question to show beside `request` (any engine), and the
+ * `limit` closest on `target` (see {@link closeExamples}).
+ */
+export function earlierQuestions(
+  request: string,
+  examples: readonly StoredExample[],
+  target: string,
+  limit: number,
+): { similar: SimilarExample | null; close: StoredExample[] } {
+  const hits = ranked(request, examples);
+  const onTarget = hits.filter((h) => h.example.target === target);
+  return { similar: similarOf(hits), close: onTarget.slice(0, limit).map((h) => h.example) };
 }
 
 /**

@@ -16,7 +16,7 @@ import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/workflow-r
 import { EventHub, EventLog, ExampleStore, GlossaryStore, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
-import { closeExamples, similarExample } from '../examples/similar-request';
+import { earlierQuestions } from '../examples/similar-request';
 import type { CreateSessionDto, TurnDto } from './dto';
 
 /** How often a waiting turn asks the checkpoint whether the turn is over, in case its end was missed. */
@@ -227,10 +227,10 @@ export class TurnService {
   ): Promise<Pick<Envelope, 'similar_example' | 'close_examples'>> {
     const [all, glossary] = await Promise.all([this.examples.list(current.tenant), this.glossary.list(current.tenant)]);
     const glossaryChanged = glossary.reduce((last, g) => (g.updated_at > last ? g.updated_at : last), '');
-    const onTarget = all.filter((x) => x.target === current.target);
+    const { similar, close } = earlierQuestions(request, all, current.target, CLOSE_EXAMPLES);
     return {
-      similar_example: similarExample(request, all),
-      close_examples: closeExamples(request, onTarget, CLOSE_EXAMPLES).map((x) => ({
+      similar_example: similar,
+      close_examples: close.map((x) => ({
         request: x.request,
         sql: x.sql,
         plan: x.confirmed_at > glossaryChanged ? x.plan : null,
