@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createGatewayApp } from '../../apps/gateway/src/create-app';
 import { useWorkflowStack } from '../support/workflow-stack';
 
 const KEY_A = 'key-of-acme-0123456789';
@@ -26,8 +28,8 @@ describe('confirmed questions (/v1/examples) and turns that reuse them', () => {
     },
   });
 
-  async function call(method: string, path: string, key = KEY_A, body?: unknown) {
-    const res = await fetch(`${t.stack.gatewayUrl}${path}`, {
+  async function call(method: string, path: string, key = KEY_A, body?: unknown, base = t.stack.gatewayUrl) {
+    const res = await fetch(`${base}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${key}`,
@@ -59,6 +61,9 @@ describe('confirmed questions (/v1/examples) and turns that reuse them', () => {
     ((await call('GET', `/v1/sessions/${id}/trace`)).body.records as { node: string }[]).map((r) => r.node);
 
   beforeEach(async () => {
+    for (const e of (await call('GET', '/v1/glossary')).body.entries as { term: string }[]) {
+      expect((await call('DELETE', `/v1/glossary/${encodeURIComponent(e.term)}`)).status).toBe(204);
+    }
     for (const key of [KEY_A, KEY_B]) {
       for (const e of await examples(key)) expect((await call('DELETE', `/v1/examples/${e.id}`, key)).status).toBe(204);
     }
@@ -113,4 +118,27 @@ describe('confirmed questions (/v1/examples) and turns that reuse them', () => {
     expect(after.similar_to).toBeNull();
     expect(after.assumptions.join(' ')).not.toMatch(/Reused/);
   }); // prettier-ignore
+
+  it('does not reuse a plan confirmed before the glossary last changed (a meaning it used may have changed)', async () => {
+    await confirmed(HOT);
+    const clients = { term: 'clients', means: { kind: 'table', table: 'customers' } };
+    expect((await call('POST', '/v1/glossary', KEY_A, clients)).status).toBe(201);
+    const view = await turn(await session(), { text: 'average temperature per device, only above 25' });
+    expect(view.sql).toContain('temperature > 25');
+    expect(view.assumptions.join(' ')).not.toMatch(/Reused/);
+    expect((await examples())[0]).toMatchObject({ request: HOT, reusable: true });
+  });
+
+  it('keeps the confirmed questions across a restart of the gateway against the same Redis', async () => {
+    await confirmed(HOT);
+    const before = await examples();
+    const app = await createGatewayApp(t.stack.config);
+    await app.listen(0, '127.0.0.1');
+    const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    try {
+      expect((await call('GET', '/v1/examples', KEY_A, undefined, url)).body.examples).toEqual(before);
+    } finally {
+      await app.close();
+    }
+  });
 });
