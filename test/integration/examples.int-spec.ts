@@ -123,10 +123,16 @@ describe('confirmed questions (/v1/examples) and turns that reuse them', () => {
     await confirmed(HOT);
     const clients = { term: 'clients', means: { kind: 'table', table: 'customers' } };
     expect((await call('POST', '/v1/glossary', KEY_A, clients)).status).toBe(201);
-    const view = await turn(await session(), { text: 'average temperature per device, only above 25' });
+    const variant = async () => turn(await session(), { text: 'average temperature per device, only above 25' });
+    const view = await variant();
     expect(view.sql).toContain('temperature > 25');
     expect(view.assumptions.join(' ')).not.toMatch(/Reused/);
     expect((await examples())[0]).toMatchObject({ request: HOT, reusable: true });
+    // Confirmed again after the change, it is reused; a term forgotten since is a change too.
+    await confirmed(HOT);
+    expect((await variant()).assumptions.join(' ')).toMatch(/^Reused your earlier question/);
+    expect((await call('DELETE', '/v1/glossary/clients')).status).toBe(204);
+    expect((await variant()).assumptions.join(' ')).not.toMatch(/Reused/);
   });
 
   it('keeps the confirmed questions across a restart of the gateway against the same Redis', async () => {

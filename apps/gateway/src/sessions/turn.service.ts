@@ -225,8 +225,10 @@ export class TurnService {
     current: Envelope,
     request: string,
   ): Promise<Pick<Envelope, 'similar_example' | 'close_examples'>> {
-    const [all, glossary] = await Promise.all([this.examples.list(current.tenant), this.glossary.list(current.tenant)]);
-    const glossaryChanged = glossary.reduce((last, g) => (g.updated_at > last ? g.updated_at : last), '');
+    const [all, glossaryChanged] = await Promise.all([
+      this.examples.list(current.tenant),
+      this.glossary.lastChange(current.tenant),
+    ]);
     const { similar, close } = earlierQuestions(request, all, current.target, CLOSE_EXAMPLES);
     return {
       similar_example: similar,
