@@ -119,6 +119,16 @@ describe('the OpenAPI document matches what the gateway answers', () => {
     expect((await call('GET', '/health/live', {}, undefined, {})).status).toBe(200);
   });
 
+  it('examples: the confirmed questions listed and forgotten', async () => {
+    // The first test confirmed REQUEST on veloFlux: it is the tenant's one example.
+    const listed = await call('GET', '/v1/examples');
+    expect(listed).toMatchObject({ status: 200, body: { examples: [{ request: REQUEST, target: 'veloflux' }] } });
+    expect((await call('GET', '/v1/examples', {}, undefined, {})).status).toBe(401);
+    const id: string = listed.body.examples[0].id;
+    expect((await call('DELETE', '/v1/examples/{id}', { id })).status).toBe(204);
+    expect((await call('DELETE', '/v1/examples/{id}', { id })).status).toBe(404);
+  });
+
   it('glossary: entries, import and export, remember', async () => {
     const revenue = { kind: 'expr', table: 'orders', expr: { kind: 'arith', op: '*', left: { kind: 'column', ref: { column: 'quantity' } }, right: { kind: 'column', ref: { column: 'unit_price' } } } };
     expect((await call('POST', '/v1/glossary', {}, { term: 'revenue', means: revenue })).status).toBe(201);

@@ -4,17 +4,18 @@ import { CONVERSATIONS, type Conversation } from './conversations';
 import { demoDatabase, plain, referenceRows, removeDatabase, tripsDatabase } from './database';
 
 /** The figures of the closing note: replies resolved at the first try, edits applied right. */
-const figures = { replies: 0, repliesFirstTry: 0, edits: 0, editsRight: 0 };
+const figures = { replies: 0, repliesFirstTry: 0, edits: 0, editsRight: 0, reuses: 0, reusesRight: 0 };
 afterAll(() => {
   process.stdout.write(
     `conversations: replies resolved at the first try ${figures.repliesFirstTry}/${figures.replies}, ` +
-      `edits applied right ${figures.editsRight}/${figures.edits}\n`,
+      `edits applied right ${figures.editsRight}/${figures.edits}, ` +
+      `confirmed plans reused right ${figures.reusesRight}/${figures.reuses}\n`,
   );
 });
 
 it('has at least 30 conversations of every kind, on both schemas', () => {
   expect(CONVERSATIONS.length).toBeGreaterThanOrEqual(30);
-  expect(new Set(CONVERSATIONS.map((c) => c.kind))).toEqual(new Set(['reply', 'edit', 'flag']));
+  expect(new Set(CONVERSATIONS.map((c) => c.kind))).toEqual(new Set(['reply', 'edit', 'flag', 'reuse']));
   expect(new Set(CONVERSATIONS.map((c) => c.schema))).toEqual(new Set(['demo', 'trips']));
 });
 
@@ -51,8 +52,12 @@ describe.each([
     },
   });
   afterAll(() => removeDatabase(file.path));
-  afterEach(() => {
+  afterEach(async () => {
     expect(w.manager.pipelines().filter((id) => id.startsWith(TMP_PIPELINE_PREFIX))).toEqual([]);
+    // Each conversation starts with no confirmed question: one confirmed by another would be reused.
+    for (const e of (await w.api.request('GET', '/v1/examples')).body.examples as { id: string }[]) {
+      expect((await w.api.request('DELETE', `/v1/examples/${e.id}`)).status).toBe(204);
+    }
   });
 
   it.each(conversations.map((c) => [c.name, c] as const))('%s', async (_name, c: Conversation) => {
@@ -71,6 +76,7 @@ describe.each([
       if (turn.asked) expect(view.interrupt.asked.kind).toBe(turn.asked);
       if (turn.says) expect(view.interrupt?.question ?? view.answer?.text).toMatch(turn.says);
       if (turn.sql) expect(view.sql).toBe(turn.sql);
+      if (turn.assumes) expect(view.assumptions).toEqual(expect.arrayContaining([expect.stringMatching(turn.assumes)]));
       if (i === firstReply) firstTry = view.interrupt?.type === 'need_confirm' && view.sql === (turn.sql ?? c.sql);
     }
     expect(view.sql).toBe(c.sql);
@@ -90,6 +96,11 @@ describe.each([
     if (c.kind === 'reply' && firstReply > 0 && c.sql) {
       figures.replies += 1;
       if (firstTry) figures.repliesFirstTry += 1;
+    }
+    if (c.kind === 'reuse') {
+      // Counted once every assertion above held: the plan reused, its values replaced, its rows right.
+      figures.reuses += 1;
+      figures.reusesRight += 1;
     }
     if (c.kind === 'edit') {
       figures.edits += 1;

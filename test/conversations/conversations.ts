@@ -11,14 +11,19 @@ export interface Turn {
   says?: RegExp;
   /** The SQL this turn must show, when it is not the conversation's last. */
   sql?: string;
+  /** One of the turn's assumptions (a reused plan says so there). */
+  assumes?: RegExp;
 }
 
 export interface Conversation {
   name: string;
   /** The data it is held over: the demo database (`npm start`), or the trips schema the suite creates. */
   schema: 'demo' | 'trips';
-  /** `reply`: a clarification answered; `edit`: feedback on a plan; `flag`: a plan flagged before confirm. */
-  kind: 'reply' | 'edit' | 'flag';
+  /**
+   * `reply`: a clarification answered; `edit`: feedback on a plan; `flag`: a plan flagged before
+   * confirm; `reuse`: a confirmed question asked again with other values.
+   */
+  kind: 'reply' | 'edit' | 'flag' | 'reuse';
   turns: Turn[];
   /** The model's answers, for the turns that reach it (the scripted server at its HTTP boundary). */
   llm?: (script: LlmScript) => void;
@@ -434,4 +439,45 @@ const FLAGS: Conversation[] = [
   },
 ];
 
-export const CONVERSATIONS: readonly Conversation[] = [...REPLIES, ...EDITS, ...FLAGS];
+/** A confirmed question asked again with other values: its confirmed plan, with the new values. */
+const REUSES: Conversation[] = [
+  {
+    name: 'a confirmed question asked again with another threshold reuses its plan',
+    schema: 'demo',
+    kind: 'reuse',
+    turns: [
+      answer('average temperature per device, only above 30'),
+      confirm,
+      { ...answer('average temperature per device, only above 25'), assumes: /^Reused your earlier question 'average temperature per device, only above 30' with 25 instead of 30\.$/ },
+    ],
+    sql: 'SELECT device_id, avg(temperature) AS avg_temperature FROM sensor_readings WHERE temperature > 25 GROUP BY device_id',
+    reference: 'SELECT device_id, avg(temperature) FROM sensor_readings WHERE temperature > 25 GROUP BY 1',
+  },
+  {
+    name: 'trips: a confirmed question with its edit, asked again with another threshold, keeps the edit',
+    schema: 'trips',
+    kind: 'reuse',
+    turns: [
+      answer('count the trips per city with a distance above 5 km'),
+      feedback('also per driver'),
+      confirm,
+      { ...answer('count the trips per city with a distance above 10 km'), assumes: /with 10 instead of 5\.$/ },
+    ],
+    sql: 'SELECT city, driver, count(*) AS count FROM trips WHERE distance_km > 10 GROUP BY city, driver',
+    reference: 'SELECT city, driver, count(*) FROM trips WHERE distance_km > 10 GROUP BY 1, 2',
+  },
+  {
+    name: 'trips: a confirmed question asked again about another value of the data',
+    schema: 'trips',
+    kind: 'reuse',
+    turns: [
+      answer('average fare per driver for trips in Paris'),
+      confirm,
+      { ...answer('average fare per driver for trips in Madrid'), assumes: /with 'Madrid' instead of 'Paris'\.$/ },
+    ],
+    sql: "SELECT driver, avg(fare) AS avg_fare FROM trips WHERE city = 'Madrid' GROUP BY driver",
+    reference: "SELECT driver, avg(fare) FROM trips WHERE city = 'Madrid' GROUP BY 1",
+  },
+]; // prettier-ignore
+
+export const CONVERSATIONS: readonly Conversation[] = [...REPLIES, ...EDITS, ...FLAGS, ...REUSES];

@@ -246,6 +246,86 @@ describe('the glossary from the CLI and the MCP server', () => {
   });
 });
 
+/**
+ * The tenant's confirmed questions through the CLI and the MCP server, against the same kind of
+ * real stack: a question confirmed from one surface is listed by the others, forgotten by its id,
+ * and another tenant's key sees and forgets none of them.
+ */
+describe('confirmed questions from the CLI and the MCP server', () => {
+  const t = useWorkflowStack({
+    duckdb: true,
+    env: {
+      AUTH_DISABLED: 'false',
+      API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
+      TARGET: 'duckdb',
+      LINKING: 'true',
+      DRAFT_MODE: 'plan',
+      PLAN_TRUST_LINKS: 'true',
+    },
+  });
+  let http: Server;
+  let mcpUrl: URL;
+  const clients: Client[] = [];
+  const HOT = 'average temperature per device, only above 30';
+
+  beforeAll(async () => {
+    const app = createMcpHttpApp({ gatewayUrl: t.stack.gatewayUrl, waitMs: 20_000 });
+    http = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    mcpUrl = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await new Promise((r) => http?.close(r));
+  });
+  const cliAs = (key: string, args: string[], input?: string) => runCli(args, key, t.stack.gatewayUrl, input);
+  async function mcp(key: string): Promise<Client> {
+    const client = new Client({ name: 'nl2p-examples-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
+    clients.push(client);
+    return client;
+  }
+
+  it('CLI: a question confirmed with ask --yes is listed with its id, and forgotten by it (REPL and one-shot)', async () => {
+    expect((await cliAs(KEY_A, ['ask', HOT, '--yes'])).code).toBe(0);
+    const listed = await cliAs(KEY_A, ['examples']);
+    expect(listed.code).toBe(0);
+    const [, id] = /^([0-9a-f]{16}) {2}(.*)$/m.exec(listed.out) ?? [];
+    expect(listed.out).toMatch(new RegExp(`^${id}  ${HOT}\\n  SELECT device_id, avg\\(temperature\\).* \\(duckdb, \\d{4}-`, 'm'));
+    // Another tenant's key sees none, and cannot forget it.
+    expect((await cliAs(KEY_B, ['examples', 'list'])).out).toContain('no confirmed questions yet');
+    await expect(cliAs(KEY_B, ['examples', 'forget', id])).rejects.toMatchObject({ status: 404 });
+
+    const repl = await cliAs(KEY_A, [], [`/examples forget ${id}`, '/examples', '/exit'].join('\n'));
+    expect(repl.code).toBe(0);
+    expect(repl.err).toContain(`✓ forgot the confirmed question ${id}`);
+    expect(repl.out).toContain('no confirmed questions yet');
+    await expect(cliAs(KEY_A, ['examples', 'forget', id])).rejects.toMatchObject({ status: 404 });
+    expect(t.llm.requests).toHaveLength(0);
+  }); // prettier-ignore
+
+  it('MCP: lists the tenant’s confirmed questions and forgets one; another tenant sees none', async () => {
+    expect((await cliAs(KEY_A, ['ask', HOT, '--yes'])).code).toBe(0);
+    const a = await mcp(KEY_A);
+    const b = await mcp(KEY_B);
+    const list = structured(await a.callTool({ name: 'examples', arguments: { action: 'list' } }));
+    expect(list.examples).toEqual([
+      expect.objectContaining({ id: expect.stringMatching(/^[0-9a-f]{16}$/), question: HOT, reusable: true }),
+    ]);
+    const id = list.examples[0].id as string;
+    expect(structured(await b.callTool({ name: 'examples', arguments: { action: 'list' } })).examples).toEqual([]);
+    const refused = (await b.callTool({ name: 'examples', arguments: { action: 'forget', id } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe(`no example ${id}`);
+
+    expect(structured(await a.callTool({ name: 'examples', arguments: { action: 'forget', id } }))).toEqual({ forgotten: id });
+    expect(structured(await a.callTool({ name: 'examples', arguments: { action: 'list' } })).examples).toEqual([]);
+  }); // prettier-ignore
+});
+
 /** The terms of a glossary file, by name, each with its meaning's fields. */
 function parseTerms(file: string): Record<string, Record<string, unknown>> {
   return (parse(file) as { terms?: Record<string, Record<string, unknown>> } | null)?.terms ?? {};

@@ -62,6 +62,7 @@ describe('MCP server (official SDK client, over Streamable HTTP and stdio, again
         'ask',
         'cancel',
         'describe_stream',
+        'examples',
         'get_session',
         'glossary',
         'list_sessions',

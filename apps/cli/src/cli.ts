@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { CliError, GatewayApi } from './api';
 import { EXIT, runAsk } from './ask';
 import { TARGETS } from './commands';
+import { parseExamplesArgs, runExamplesAction } from './examples';
 import { parseDefinition, parseGlossaryArgs, runGlossaryAction, type GlossaryAction } from './glossary';
 import { Repl } from './repl';
 import { colourEnabled, makeStyle } from './style';
@@ -24,6 +25,8 @@ Usage:
   nl2pipeline glossary define "<term> = table: <table>, expr: <a * b>"
                                             teach a term (fields: table, column, value, expr, condition)
   nl2pipeline glossary forget <term>        remove a term
+  nl2pipeline examples [list]               your confirmed questions, each with its id
+  nl2pipeline examples forget <id>          forget one (no longer shown beside requests nor reused)
 
 Options:
   --url <url>          gateway URL (env NL2P_URL, default ${DEFAULT_URL})
@@ -142,6 +145,14 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
     const action = glossaryAction(rest);
     if (typeof action === 'string') throw usageError(action.replace(/^usage: \//, 'usage: nl2pipeline '));
     const done = await runGlossaryAction(api, action, outStyle);
+    if (done.out) io.stdout.write(`${done.out}\n`);
+    if (done.note) io.stderr.write(`${done.note}\n`);
+    return EXIT.ok;
+  }
+  if (command === 'examples') {
+    const action = parseExamplesArgs(rest);
+    if (typeof action === 'string') throw usageError(action.replace(/^usage: \//, 'usage: nl2pipeline '));
+    const done = await runExamplesAction(api, action, outStyle);
     if (done.out) io.stdout.write(`${done.out}\n`);
     if (done.note) io.stderr.write(`${done.note}\n`);
     return EXIT.ok;

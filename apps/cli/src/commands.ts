@@ -1,4 +1,5 @@
 import { TargetKind } from '@nl2p/envelope';
+import { parseExamplesArgs, type ExamplesAction } from './examples';
 import { parseDefinition, parseGlossaryArgs, type GlossaryAction } from './glossary';
 
 export const SHOW_WHAT = ['sql', 'explain', 'pipeline', 'preview'] as const;
@@ -19,6 +20,8 @@ export type Command =
   | { name: 'session'; id: string | undefined }
   /** The tenant's glossary: /glossary [list|export|import], /define, /forget. */
   | { name: 'glossary'; action: GlossaryAction }
+  /** The tenant's confirmed questions: /examples [list|forget <id>]. */
+  | { name: 'examples'; action: ExamplesAction }
   | { name: 'exit' };
 
 export type Parsed = { ok: true; command: Command } | { ok: false; hint: string };
@@ -122,6 +125,14 @@ export const COMMANDS: Record<string, Spec> = {
     help: 'remove a term from the glossary',
     parse: (_args, rest) =>
       rest.trim() ? { name: 'glossary', action: { name: 'forget', term: rest.trim() } } : 'usage: /forget <term>',
+  },
+  examples: {
+    usage: '/examples [forget <id>]',
+    help: 'your confirmed questions (shown beside close requests, reused with new values); forget one by its id',
+    parse: (args) => {
+      const action = parseExamplesArgs(args);
+      return typeof action === 'string' ? action : { name: 'examples', action };
+    },
   },
   exit: { usage: '/exit', help: 'leave (Ctrl-D does too)', parse: noArgs({ name: 'exit' }, '/exit') },
 };

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import readline from 'node:readline';
 import { CliError, GatewayHttpError, StoppedError, type GatewayApi, type SessionView, type TurnBody } from './api';
 import { helpText, parseCommand, type Command } from './commands';
+import { runExamplesAction } from './examples';
 import { runGlossaryAction } from './glossary';
 import {
   frame,
@@ -415,6 +416,12 @@ export class Repl {
       case 'new':
         await this.newSession();
         return;
+      case 'examples': {
+        const done = await runExamplesAction(api, c.action, s);
+        if (done.out) this.out(done.out);
+        if (done.note) this.err(es.green(`✓ ${done.note}`));
+        return;
+      }
       case 'glossary': {
         const done = await runGlossaryAction(api, c.action, s);
         if (done.out) this.out(done.out);

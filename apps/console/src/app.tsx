@@ -12,7 +12,10 @@ import {
   type TurnBody,
 } from './api';
 import { KeyForm, StreamsPanel, Timeline } from './components';
+import { lazyComponent } from './lazy';
 import { SessionList } from './sessions';
+
+const Teach = lazyComponent(() => import('./teach'));
 import { TurnResult, type AnswerActions, type Decide } from './turn-result';
 
 interface LiveNode {
@@ -57,6 +60,8 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [keyNeeded, setKeyNeeded] = useState<string | null>(null);
+  // The glossary and confirmed questions load (their chunk too) only while their panel is open.
+  const [learntOpen, setLearntOpen] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
   const actionRef = useRef<HTMLElement>(null);
@@ -317,6 +322,10 @@ export function App() {
           onOpen={(id) => void resume(id)}
           onDelete={removeSession}
         />
+        <details class="learnt" onToggle={(e) => setLearntOpen(e.currentTarget.open)}>
+          <summary>What it has learnt</summary>
+          {learntOpen && <Teach api={api} />}
+        </details>
       </aside>
 
       <main class="conversation">

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TargetKind } from '@nl2p/envelope';
 import type { Gateway, SessionView, TurnBody } from '@nl2p/gateway-client';
 import { compactView } from './compact-view';
+import { registerExamplesTool } from './examples-tool';
 import { registerGlossaryTool } from './glossary-tool';
 import { guarded, jsonResult } from './results';
 
@@ -235,6 +236,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   );
 
   registerGlossaryTool(server, gw);
+  registerExamplesTool(server, gw);
 
   const readJson = async (uri: URL, load: () => Promise<unknown>): Promise<ReadResourceResult> => ({
     contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await load(), null, 2) }],

@@ -35,25 +35,60 @@ export function contentLemmas(text: string): string[] {
   return lemmas.filter((w) => /^[\p{L}\p{N}][\p{L}\p{N}_.-]*$/u.test(w) && !FUNCTION_WORDS.has(w));
 }
 
-/** The earlier question closest to `request`, or null when none is close enough. */
-export function similarExample(request: string, examples: readonly StoredExample[]): SimilarExample | null {
+/** The tenant's examples ranked by BM25 against `request`, each with the share of its content words they have. */
+function ranked(request: string, examples: readonly StoredExample[]): { example: StoredExample; shared: number }[] {
   const wanted = [...new Set(contentLemmas(request))];
-  if (!wanted.length || !examples.length) return null;
+  if (!wanted.length || !examples.length) return [];
   const index = new MiniSearch<StoredExample & { id: number }>({
     fields: ['request'],
-    storeFields: ['request', 'sql', 'confirmed_at'],
+    storeFields: [],
     tokenize: (text) => contentLemmas(text),
     processTerm: (term) => term,
   });
   index.addAll(examples.map((e, id) => ({ ...e, id })));
-  for (const hit of index.search(wanted.join(' '), { combineWith: 'OR' })) {
+  return index.search(wanted.join(' '), { combineWith: 'OR' }).map((hit) => {
     const example = examples[hit.id as number];
     const theirs = new Set(contentLemmas(example.request));
-    const shared = wanted.filter((w) => theirs.has(w)).length / wanted.length;
-    // Ranked by BM25; the first that shares enough of the request is the one shown.
-    if (shared >= MIN_SHARED) {
-      return { request: example.request, sql: example.sql, confirmed_at: example.confirmed_at };
-    }
-  }
-  return null;
+    return { example, shared: wanted.filter((w) => theirs.has(w)).length / wanted.length };
+  });
+}
+
+type Ranked = ReturnType<typeof ranked>;
+
+/** The earlier question closest to `request`, or null when none is close enough. */
+export function similarExample(request: string, examples: readonly StoredExample[]): SimilarExample | null {
+  return similarOf(ranked(request, examples));
+}
+
+function similarOf(hits: Ranked): SimilarExample | null {
+  // Ranked by BM25; the first that shares enough of the request is the one shown.
+  const close = hits.find((r) => r.shared >= MIN_SHARED)?.example;
+  return close ? { request: close.request, sql: close.sql, confirmed_at: close.confirmed_at } : null;
+}
+
+/**
+ * Both from one ranking: the earlier question to show beside `request` (any engine), and the
+ * `limit` closest on `target` (see {@link closeExamples}).
+ */
+export function earlierQuestions(
+  request: string,
+  examples: readonly StoredExample[],
+  target: string,
+  limit: number,
+): { similar: SimilarExample | null; close: StoredExample[] } {
+  const hits = ranked(request, examples);
+  const onTarget = hits.filter((h) => h.example.target === target);
+  return { similar: similarOf(hits), close: onTarget.slice(0, limit).map((h) => h.example) };
+}
+
+/**
+ * The `limit` earlier questions closest to `request` by BM25 (sharing at least one content word),
+ * closest first: the ones a same question with other values may reuse, and a server model's
+ * examples. No share is required here: a question whose values changed shares only its other
+ * words, and whether it is the same question is decided word by word where the data is known.
+ */
+export function closeExamples(request: string, examples: readonly StoredExample[], limit: number): StoredExample[] {
+  return ranked(request, examples)
+    .slice(0, limit)
+    .map((r) => r.example);
 }

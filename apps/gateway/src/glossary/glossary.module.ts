@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { ExampleStore, GlossaryStore, RedisKeys } from '@nl2p/session-store';
 import { REDIS } from '@nl2p/workflow-runtime';
 import { CatalogModule } from '../streams/catalog.module';
+import { ExamplesController } from '../examples/examples.controller';
 import { GlossaryController } from './glossary.controller';
 import { GlossaryService } from './glossary.service';
 
@@ -11,10 +12,10 @@ import { GlossaryService } from './glossary.service';
 const MAX_FILE_BYTES = 1024 * 1024;
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'];
 
-/** The tenant's glossary (REST), and the store the turn service reads it from at each turn's start. */
+/** The tenant's glossary and confirmed questions (REST), and the stores the turn service reads it from at each turn's start. */
 @Module({
   imports: [CatalogModule],
-  controllers: [GlossaryController],
+  controllers: [GlossaryController, ExamplesController],
   providers: [
     GlossaryService,
     {

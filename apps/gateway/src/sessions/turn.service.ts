@@ -16,11 +16,13 @@ import { SESSION_STORE, TurnControl, WorkflowDispatcher } from '@nl2p/workflow-r
 import { EventHub, EventLog, ExampleStore, GlossaryStore, TraceLog, type SessionStore } from '@nl2p/session-store';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { extractCarrier, failSpan, injectCarrier, tracer, type TraceCarrier } from '@nl2p/telemetry';
-import { similarExample } from '../examples/similar-request';
+import { earlierQuestions } from '../examples/similar-request';
 import type { CreateSessionDto, TurnDto } from './dto';
 
 /** How often a waiting turn asks the checkpoint whether the turn is over, in case its end was missed. */
 const QUIET_CHECK_MS = 5_000;
+/** How many of the tenant's closest confirmed questions a turn carries (to reuse a plan of, and as a model's examples). */
+const CLOSE_EXAMPLES = 5;
 /** How often a waiting turn looks at its deadline and its quiet time. */
 const WAIT_TICK_MS = 250;
 
@@ -170,7 +172,7 @@ export class TurnService {
     // A new request (not a reply: that is read against its question) is compared with the
     // tenant's confirmed questions, and the closest is shown beside it.
     if (decision.kind === 'run' && input.text !== undefined && next.reply === null && next.request !== null) {
-      next = { ...next, similar_example: similarExample(next.request, await this.examples.list(current.tenant)) };
+      next = { ...next, ...(await this.earlierQuestions(current, next.request)) };
     }
     // Recovery on resume: a temp pipeline the previous turn recorded but never deleted (it failed
     // or was cancelled) rides along, and the first node's runner deletes it before anything else.
@@ -213,11 +215,43 @@ export class TurnService {
     return { envelope: saved, fromTurnEndId };
   }
 
-  /** A confirmed request with its SQL becomes one of the tenant's examples. */
+  /**
+   * The tenant's confirmed questions beside a new request: the one close enough to show, and the
+   * closest few on the session's target, for the `link` node to reuse a plan of (a request that
+   * differs only in values) and for a server model to see as examples. A plan confirmed before
+   * the glossary last changed is not offered for reuse: a meaning it relied on may have changed.
+   */
+  private async earlierQuestions(
+    current: Envelope,
+    request: string,
+  ): Promise<Pick<Envelope, 'similar_example' | 'close_examples'>> {
+    const [all, glossaryChanged] = await Promise.all([
+      this.examples.list(current.tenant),
+      this.glossary.lastChange(current.tenant),
+    ]);
+    const { similar, close } = earlierQuestions(request, all, current.target, CLOSE_EXAMPLES);
+    return {
+      similar_example: similar,
+      close_examples: close.map((x) => ({
+        request: x.request,
+        sql: x.sql,
+        plan: x.confirmed_at > glossaryChanged ? x.plan : null,
+        confirmed_at: x.confirmed_at,
+      })),
+    };
+  }
+
+  /** A confirmed request with its SQL (and its plan, in plan mode) becomes one of the tenant's examples. */
   private async keepConfirmed(before: Envelope, after: Envelope): Promise<void> {
     const confirmed = before.interrupt?.type === 'need_confirm' && after.user_input.confirm === true;
     if (!confirmed || after.status !== 'idle' || !before.request || !before.draft.sql) return;
-    await this.examples.add(after.tenant, { request: before.request, sql: before.draft.sql, target: before.target });
+    const plan = before.draft.mode === 'plan' ? before.draft.plan : null;
+    await this.examples.add(after.tenant, {
+      request: before.request,
+      sql: before.draft.sql,
+      target: before.target,
+      plan,
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { QueryPlan } from '@nl2p/query-plan';
 import { Answer, Asked, PendingReply, Resolution } from './conversation';
-import { SimilarExample } from './glossary';
+import { CloseExample, SimilarExample } from './glossary';
 
 /**
  * Bump when the envelope's shape changes incompatibly; workers refuse other versions, except the
@@ -321,6 +321,8 @@ export const Envelope = z.object({
   glossary: z.array(Resolution).default([]),
   /** A confirmed earlier question of the tenant close to this request (set by the gateway when it starts). */
   similar_example: SimilarExample.nullable().default(null),
+  /** The tenant's confirmed questions closest to this request, closest first (set by the gateway when it starts). */
+  close_examples: z.array(CloseExample).default([]),
   /** A model's questions about this request and the person's answers (the model sees them; the linker never). */
   answers: z.array(Answer).default([]),
   /**
@@ -456,6 +458,7 @@ export function newSessionEnvelope(opts: NewSessionOptions): Envelope {
     resolutions: [],
     glossary: [],
     similar_example: null,
+    close_examples: [],
     answers: [],
     previous_rows: null,
     draft: emptyDraft(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueryPlan } from '@nl2p/query-plan';
 import { WordMeaning, type Resolution } from './conversation';
 
 // The tenant's glossary: what a word means in this deployment's data, taught once and read by every
@@ -84,21 +85,56 @@ export const GlossaryRememberBody = z.strictObject({
   term: GlossaryTerm,
 });
 
-export const GLOSSARY_VIEW_SCHEMAS = [GlossaryEntrySchema, GlossaryListSchema, GlossaryImportResultSchema] as const;
-
 /** The entries as the linker reads them: resolutions learnt from the glossary. */
 export function glossaryResolutions(entries: readonly GlossaryEntry[]): Resolution[] {
   return entries.map((e) => ({ word: e.term, means: e.means, from: 'glossary' as const }));
 }
 
-/** A confirmed request of the tenant with its SQL, kept to recognise a new request close to it. */
+/**
+ * A confirmed request of the tenant with its SQL, kept to recognise a new request close to it, and
+ * the plan it was compiled from (plan mode), which a request differing only in values reuses.
+ */
 export const StoredExampleSchema = z.object({
   request: z.string(),
   sql: z.string(),
   target: z.string(),
+  /** The confirmed plan; null when the SQL was written freely (by a model or the person). */
+  plan: QueryPlan.nullable().default(null),
   confirmed_at: z.string(),
 });
 export type StoredExample = z.output<typeof StoredExampleSchema>;
+
+/**
+ * One of the tenant's confirmed questions closest to a new request (BM25 over lemmas), carried by
+ * the turn: the `link` node reuses its plan when only values differ, and a server model drafting
+ * sees it as an example of question and SQL.
+ */
+export const CloseExample = z.object({
+  request: z.string(),
+  sql: z.string(),
+  /** Null when there is no plan, or the glossary changed since it was confirmed (its meanings may have). */
+  plan: QueryPlan.nullable(),
+  confirmed_at: z.string(),
+});
+export type CloseExample = z.output<typeof CloseExample>;
+
+/** Which example an id names: a hash of its request's key, so the id is stable and says nothing. */
+export const ExampleViewSchema = z
+  .object({
+    id: z.string().describe('Stable id of the example (used to forget it)'),
+    request: z.string().describe('The question, as it was asked'),
+    sql: z.string().describe('The SQL confirmed for it'),
+    target: z.string(),
+    reusable: z.boolean().describe('Whether a request differing only in values can reuse its plan'),
+    confirmed_at: z.string(),
+  })
+  .meta({ id: 'Example', description: 'A confirmed question of the tenant with its SQL.' });
+export type ExampleView = z.output<typeof ExampleViewSchema>;
+
+export const ExampleListSchema = z
+  .object({ examples: z.array(ExampleViewSchema) })
+  .meta({ id: 'ExampleList', description: "The tenant's confirmed questions, newest first." });
+export type ExampleList = z.output<typeof ExampleListSchema>;
 
 /** The stored example a new request is close to, shown as "like your earlier question '…'". */
 export const SimilarExample = z
@@ -109,3 +145,11 @@ export const SimilarExample = z
   })
   .meta({ id: 'SimilarExample', description: 'A confirmed earlier question of the tenant close to this request' });
 export type SimilarExample = z.output<typeof SimilarExample>;
+
+export const GLOSSARY_VIEW_SCHEMAS = [
+  GlossaryEntrySchema,
+  GlossaryListSchema,
+  GlossaryImportResultSchema,
+  ExampleViewSchema,
+  ExampleListSchema,
+] as const;

@@ -4,6 +4,7 @@ import { causeCode, detailOf, GatewayError } from './errors';
 import { followTurn, type FollowOptions } from './follow-turn';
 import type {
   CreateSessionDto,
+  Example,
   RunResult,
   GlossaryEntry,
   GlossaryImportResult,
@@ -201,6 +202,19 @@ export class Gateway {
   async forgetTerm(term: string): Promise<void> {
     await this.call(`DELETE /v1/glossary/${term}`, (signal) =>
       this.api.DELETE('/v1/glossary/{term}', { params: { path: { term } }, signal }),
+    );
+  }
+
+  /** The tenant's confirmed questions with their SQL, newest first. */
+  async examples(): Promise<Example[]> {
+    const list = await this.call('GET /v1/examples', (signal) => this.api.GET('/v1/examples', { signal }));
+    return list.examples;
+  }
+
+  /** Forgets a confirmed question by its id (404 when the tenant has none such). */
+  async forgetExample(id: string): Promise<void> {
+    await this.call(`DELETE /v1/examples/${id}`, (signal) =>
+      this.api.DELETE('/v1/examples/{id}', { params: { path: { id } }, signal }),
     );
   }
 

@@ -365,6 +365,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/examples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's confirmed questions with their SQL, newest first */
+        get: operations["ExamplesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/examples/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget a confirmed question */
+        delete: operations["ExamplesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1030,6 +1064,23 @@ export interface components {
             /** @description The whole glossary after the import */
             entries: components["schemas"]["GlossaryEntry"][];
         };
+        /** @description A confirmed question of the tenant with its SQL. */
+        Example: {
+            /** @description Stable id of the example (used to forget it) */
+            id: string;
+            /** @description The question, as it was asked */
+            request: string;
+            /** @description The SQL confirmed for it */
+            sql: string;
+            target: string;
+            /** @description Whether a request differing only in values can reuse its plan */
+            reusable: boolean;
+            confirmed_at: string;
+        };
+        /** @description The tenant's confirmed questions, newest first. */
+        ExampleList: {
+            examples: components["schemas"]["Example"][];
+        };
         QueryPlan: {
             /** @default 2 */
             version: 1 | 2;
@@ -1501,6 +1552,8 @@ export type Health = components['schemas']['Health'];
 export type GlossaryEntry = components['schemas']['GlossaryEntry'];
 export type GlossaryList = components['schemas']['GlossaryList'];
 export type GlossaryImportResult = components['schemas']['GlossaryImportResult'];
+export type Example = components['schemas']['Example'];
+export type ExampleList = components['schemas']['ExampleList'];
 export type QueryPlan = components['schemas']['QueryPlan'];
 export type PlanCondition = components['schemas']['PlanCondition'];
 export type PlanValue = components['schemas']['PlanValue'];
@@ -2787,6 +2840,92 @@ export interface operations {
                 };
             };
             /** @description The tenant's glossary has no such term */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant's rate limit (`RATE_LIMIT_PER_MINUTE`) or concurrent turns limit; see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ExamplesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every confirmed question, with the id to forget it by */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExampleList"];
+                };
+            };
+            /** @description No API key, or one this deployment does not know (`Authorization: Bearer <key>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant's rate limit (`RATE_LIMIT_PER_MINUTE`) or concurrent turns limit; see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ExamplesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id `GET /v1/examples` gives */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API key, or one this deployment does not know (`Authorization: Bearer <key>`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant has no example with this id */
             404: {
                 headers: {
                     [name: string]: unknown;

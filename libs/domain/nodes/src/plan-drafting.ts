@@ -110,6 +110,7 @@ export async function draftFromPlan(
         unknown: reading.unknown,
         answers: e.answers,
         revision,
+        examples: e.close_examples,
         compact: o.compactPrompts,
       }),
       schema: slotPlanSchema(vocabulary),

@@ -1,4 +1,4 @@
-import { emptyDraft, tmpPipelineIdOf, type Envelope, type TableFacts } from '@nl2p/envelope';
+import { emptyDraft, tmpPipelineIdOf, type Envelope, type Reading, type TableFacts } from '@nl2p/envelope';
 import { matchStream } from '@nl2p/graph';
 import type { NodeHandlers } from '@nl2p/workflow-runtime';
 import { UnsafeSqlError, assertSingleSelect, prevalidate } from '@nl2p/sql-guard';
@@ -9,6 +9,7 @@ import type { Grounding } from './grounding';
 import { compilePlan, withPlanDraft, withPlanFailure } from './plan-drafting';
 import { applyReply } from './conversation/apply-reply';
 import { readingResolutions } from './conversation/resolutions';
+import { sameColumnValueIn, withReusedPlan } from './examples/reuse-plan';
 import { initOverSources, runOverSources } from './sources-nodes';
 import { currentReading, linkSchemaFor, readRequest, readsRequests, tablesOf, type ReadingOptions } from './reading';
 
@@ -40,6 +41,13 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
     const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
     const readAlone = (text: string) => readRequest(text, schema, options, readingResolutions(e)).plan;
     return applyReply(e, schema, readAlone);
+  };
+  /** The reading with an earlier confirmed plan when the request is that question with other values. */
+  const reusing = async (e: Envelope, reading: Reading): Promise<Reading> => {
+    const candidates = e.close_examples.filter((x) => x.plan !== null);
+    if (!candidates.length || e.sources === 'all') return reading;
+    const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+    return withReusedPlan(reading, candidates, sameColumnValueIn(schema));
   };
   /** The one source the request's words point at (no `need_stream` then), or undefined. */
   const linkedSource = (e: Envelope): string | undefined => {
@@ -81,7 +89,9 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
       // session's resolutions) it leaves is what gets read.
       const e = given.reply ? await answered(given) : given;
       if (e.interrupt || e.answer) return e;
-      const reading = await readingOf({ ...e, reading: null });
+      const read = await readingOf({ ...e, reading: null });
+      // A reply reads the request against its question; only a new request reuses an earlier plan.
+      const reading = read && !given.reply ? await reusing(e, read) : read;
       const settles = options.linking && reading?.intent === 'nl2sql' && reading.trusted;
       // An answer to the drafter's own question leaves the request, and the intent it had, as they were.
       const kept = given.reply && e.request === given.request && e.answers.length > given.answers.length;

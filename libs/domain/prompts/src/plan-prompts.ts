@@ -1,6 +1,7 @@
 import type { Column } from '@nl2p/envelope';
 import type { LlmMessage } from '@nl2p/llm';
 import { describeColumns } from './grounding-text';
+import { examplesText } from './prompts';
 
 export const PLAN_SYSTEM_MARK = 'You choose a query plan';
 
@@ -18,6 +19,8 @@ export interface PlanPromptInput {
   /** The model's earlier questions about this request and the person's answers. */
   answers?: readonly { question: string; answer: string }[];
   revision: { previous: string | null; error: string | null; feedback: string | null } | null;
+  /** The tenant's confirmed questions closest to the request, with their SQL (server models only). */
+  examples?: readonly { request: string; sql: string }[];
   compact?: boolean;
 }
 
@@ -59,7 +62,8 @@ export function planMessages(input: PlanPromptInput): LlmMessage[] {
   ]
     .filter(Boolean)
     .join('\n');
-  const parts = [fence('user_request', input.request)];
+  const examples = input.compact ? '' : examplesText(input.examples ?? []);
+  const parts = [...(examples ? [examples] : []), fence('user_request', input.request)];
   if (input.unknown?.length) parts.push(`Words of the request that match nothing in the tables: ${input.unknown.join(', ')}`);
   for (const a of input.answers ?? []) {
     parts.push(`You asked: ${a.question}\nThe person answered:\n${fence('user_answer', a.answer)}`);

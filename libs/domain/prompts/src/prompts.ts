@@ -139,6 +139,7 @@ export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOpti
     // A small model given the conversation too starts continuing it instead of writing SQL; the
     // answers to its own questions are what it needs of it.
     options.compact ? '' : historyText(e),
+    options.compact ? '' : examplesText(e.close_examples),
     fence('user_request', e.request ?? ''),
     answersText(e),
   ]
@@ -225,6 +226,25 @@ export function reviseMessages(e: Envelope, catalog: Catalog, options: PromptOpt
     { role: 'system', content: system },
     { role: 'user', content: user },
   ];
+}
+
+/** At most this many of the tenant's confirmed questions go into a server model's prompt. */
+export const FEW_SHOT_EXAMPLES = 3;
+
+/**
+ * The tenant's confirmed questions closest to this request (closest first), each with the SQL the
+ * person confirmed: how this deployment's words meet its tables. Only for server models: a small
+ * embedded model copies an example instead of answering the request. The questions are a person's
+ * words, so they are fenced like the request.
+ */
+export function examplesText(examples: readonly { request: string; sql: string }[]): string {
+  const shown = examples.slice(0, FEW_SHOT_EXAMPLES);
+  if (!shown.length) return '';
+  const pairs = shown.map((x) => `${fence('example_question', x.request)}\nConfirmed SQL: ${x.sql}`);
+  return [
+    'Earlier questions of this team with the SQL they confirmed (use them for how words meet the tables; answer the request below, not these):',
+    ...pairs,
+  ].join('\n');
 }
 
 /** The questions asked about this request and the person's answers, each answer fenced as their words. */

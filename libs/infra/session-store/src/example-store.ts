@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { StoredExampleSchema, type StoredExample } from '@nl2p/envelope';
 import type { RedisKeys } from './keys';
@@ -5,6 +6,11 @@ import type { RedisKeys } from './keys';
 /** The key a request is stored under: case and spacing do not make two examples. */
 function requestKey(request: string): string {
   return request.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** The id an example is forgotten by: its request key hashed, stable across confirmations and opaque. */
+export function exampleId(request: string): string {
+  return createHash('sha256').update(requestKey(request)).digest('hex').slice(0, 16);
 }
 
 /** Newest examples a tenant keeps; an older one is dropped when a new one comes (the hash stays small). */
@@ -37,5 +43,15 @@ export class ExampleStore {
     return Object.values(raw)
       .map((json) => StoredExampleSchema.parse(JSON.parse(json)))
       .sort((a, b) => b.confirmed_at.localeCompare(a.confirmed_at));
+  }
+
+  /**
+   * Forgets the tenant's example with `id`; false when the tenant has none such (another tenant's
+   * id names nothing here: each tenant's examples are under its own key).
+   */
+  async remove(tenant: string, id: string): Promise<boolean> {
+    const example = (await this.list(tenant)).find((e) => exampleId(e.request) === id);
+    if (!example) return false;
+    return (await this.redis.hdel(this.keys.examples(tenant), requestKey(example.request))) === 1;
   }
 }

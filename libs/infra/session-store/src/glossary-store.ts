@@ -72,9 +72,23 @@ export class GlossaryStore {
     throw new Error(`the glossary term '${term}' kept changing while it was updated; try again`);
   }
 
-  /** False when there was no such term. */
-  async delete(tenant: string, term: string): Promise<boolean> {
-    return (await this.redis.hdel(this.keys.glossary(tenant), termKey(term))) > 0;
+  /**
+   * False when there was no such term. A term forgotten leaves when it was forgotten, so what was
+   * decided with its meaning can tell the glossary changed since (see {@link lastChange}).
+   */
+  async delete(tenant: string, term: string, now = new Date()): Promise<boolean> {
+    const removed = (await this.redis.hdel(this.keys.glossary(tenant), termKey(term))) > 0;
+    if (removed) await this.redis.set(this.keys.glossaryForgotten(tenant), now.toISOString());
+    return removed;
+  }
+
+  /** When the tenant's glossary last changed (a term taught, changed or forgotten); '' when never. */
+  async lastChange(tenant: string): Promise<string> {
+    const [entries, forgotten] = await Promise.all([
+      this.list(tenant),
+      this.redis.get(this.keys.glossaryForgotten(tenant)),
+    ]);
+    return entries.reduce((last, e) => (e.updated_at > last ? e.updated_at : last), forgotten ?? '');
   }
 
   /**

@@ -5,4 +5,4 @@ export * from './session-store';
 export * from './trace-log';
 export * from './event-hub';
 export * from './glossary-store';
-export { ExampleStore } from './example-store';
+export { ExampleStore, exampleId } from './example-store';

@@ -35,6 +35,11 @@ export class RedisKeys {
     return `${this.prefix}:tenant:${tenant}:glossary`;
   }
 
+  /** When a term of the tenant's glossary was last forgotten (ISO time), never expiring. */
+  glossaryForgotten(tenant: string): string {
+    return `${this.prefix}:tenant:${tenant}:glossary-forgotten-at`;
+  }
+
   /** A tenant's confirmed requests and their SQL: a hash from each request's key to its example. */
   examples(tenant: string): string {
     return `${this.prefix}:tenant:${tenant}:examples`;
