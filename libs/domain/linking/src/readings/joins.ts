@@ -1,7 +1,7 @@
 import { findJoinPath } from '@nl2p/query-plan';
 import type { TermLink } from '../types';
 import { keyedTables } from './join-key';
-import { join, termScore, TIE } from './lookup';
+import { join, ofTable, termScore, TIE } from './lookup';
 import type { ReadingRule, ReadingState } from './state';
 
 /** A table another word of the request names outright is the one a shared word belongs to. */
@@ -29,6 +29,10 @@ export const joins: ReadingRule = {
 
 function tableToJoin(s: ReadingState, t: TermLink): string | null {
   const here = Math.max(0, ...s.scope.map((table) => termScore(t, table)));
+  // `the dates of the orders`: the table said after `of` is the one, when it has the column.
+  const owner = ofTable(s, t);
+  if (owner && !s.scope.includes(owner) && t.columns.some((c) => c.table === owner) && reachable(s, owner))
+    return owner;
   const named = new Set(s.links.terms.flatMap((o) => (o.tables[0] ? [o.tables[0].table] : [])));
   const tables = [...new Set([...t.columns.map((c) => c.table), ...t.values.map((v) => v.table)])];
   const ranked = tables

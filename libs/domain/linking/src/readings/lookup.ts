@@ -50,15 +50,18 @@ export function resolve(
 ): Resolved | null {
   const own = genericKey(s, t);
   if (own && !opts.numeric) return own;
+  // `the dates of the orders`: a column of the table said after `of`, when it has one.
+  const owner = ofTable(s, t);
+  const within = owner && t.columns.some((c) => c.table === owner && s.scope.includes(owner)) ? owner : null;
   let best: Resolved | null = null;
   for (const c of t.columns) {
-    if (!s.scope.includes(c.table)) continue;
+    if (!s.scope.includes(c.table) || (within && c.table !== within)) continue;
     const info = column(s, c);
     if (!info) continue;
     if ((opts.numeric || opts.measure) && !info.numeric) continue;
     // Ids are numbers but not amounts: nobody averages them.
     if (opts.measure && /(^|_)id$/i.test(info.column)) continue;
-    let score = c.score;
+    let score = c.score + qualifierBonus(s, t, c);
     if (c.table === s.source) score += 0.01;
     if (opts.preferTable && c.table === opts.preferTable) score += 0.2;
     if (!best || score > best.score) best = { table: c.table, info, score };
@@ -69,21 +72,102 @@ export function resolve(
 /** `ids`, `their ids`: the identifying column of the rows being listed (the source's own key). */
 export function genericKey(s: ReadingState, t: TermLink): Resolved | null {
   if (!t.columns.length || t.columns.some((c) => c.match !== 'generic')) return null;
-  const src = s.source ? s.index.table(s.source) : undefined;
+  // `the id and status of orders`: the key of the table said after `of`, when it is in scope.
+  const owner = ofTable(s, t);
+  const named = owner && s.scope.includes(owner) ? owner : s.source;
+  const src = named ? s.index.table(named) : undefined;
   const key = src && ownKey(src, singular);
-  return key && t.columns.some((c) => c.table === src.name && c.label === key.label)
+  return key && (named !== s.source || t.columns.some((c) => c.table === src.name && c.label === key.label))
     ? { table: src.name, info: key, score: 1 }
     : null;
 }
 
-/** Columns of a term tied for best (`time` with two timestamps): an ambiguity to ask about. */
+/**
+ * Columns of a term tied for best (`time` with two timestamps): an ambiguity to ask about. Not a
+ * tie: candidates the plan's joins make equal (`Party_ID` of party and of party_host), or one the
+ * words around the term name (`names of sponsors` → Sponsor_name, see qualifierBonus).
+ */
 export function ties(s: ReadingState, t: TermLink): string[] {
   if (genericKey(s, t)) return [];
-  const inScope = t.columns.filter((c) => s.scope.includes(c.table));
+  const inScope = t.columns
+    .filter((c) => s.scope.includes(c.table))
+    .map((c) => ({ c, score: c.score + qualifierBonus(s, t, c) }))
+    .sort((a, b) => b.score - a.score);
   const top = inScope[0]?.score ?? 0;
-  const tied = inScope.filter((c) => top - c.score < TIE && c.match !== 'concept');
+  const tied = inScope.filter((x) => top - x.score < TIE && x.c.match !== 'concept').map((x) => x.c);
+  if (tied.length > 1 && joinedAsOne(s, tied)) return [];
   const labels = [...new Set(tied.map((c) => (c.table === s.source ? c.label : `${c.table}.${c.label}`)))];
   return labels.length > 1 ? labels : [];
+}
+
+/** More than TIE: a candidate the words around the term name wins the tie. */
+const QUALIFIED = 0.06;
+
+/**
+ * `names of sponsors`, `names of all stores`, `the protein name`: a word said right after `of`
+ * (past articles and `all`) or right before the term that is a word of a candidate's name or of
+ * its table's name prefers that candidate.
+ */
+function qualifierBonus(s: ReadingState, t: TermLink, c: ColumnCandidate): number {
+  const words = qualifierWords(s, t);
+  if (!words.size) return 0;
+  const info = column(s, c);
+  const table = s.index.table(c.table);
+  const said = [...(info?.readings[0]?.words ?? []), ...(table?.readings[0]?.words ?? [])].map((w) => singular(w));
+  return said.some((w) => words.has(w)) ? QUALIFIED : 0;
+}
+
+function qualifierWords(s: ReadingState, t: TermLink): Set<string> {
+  const out = new Set<string>();
+  const before = s.links.terms.find((o) => o.end === t.start);
+  for (const w of ofTerm(s, t)?.text.toLowerCase().split(/\s+/) ?? []) out.add(singular(w));
+  for (const w of before?.text.toLowerCase().split(/\s+/) ?? []) out.add(singular(w));
+  // The term's own words name every candidate alike: only the others tell them apart.
+  for (const w of t.text.toLowerCase().split(/\s+/)) out.delete(singular(w));
+  return out;
+}
+
+/**
+ * The term said after `of` that the term (or the list it ends: `the id and status of orders`)
+ * belongs to, past articles and `all`.
+ */
+export function ofTerm(s: ReadingState, t: TermLink): TermLink | undefined {
+  const tokens = s.links.tokens.map((w) => w.toLowerCase());
+  let k = t.end;
+  // Past the rest of a list of columns: `id, name and status of …`.
+  for (;;) {
+    const joiner = tokens[k] === ',' && tokens[k + 1] === 'and' ? 2 : tokens[k] === ',' || tokens[k] === 'and' ? 1 : 0;
+    const next = joiner
+      ? s.links.terms.find((o) => o.start === k + joiner && o.columns.length && !o.values.length)
+      : undefined;
+    if (!next) break;
+    k = next.end;
+  }
+  if (tokens[k] !== 'of') return undefined;
+  k++;
+  while (['the', 'a', 'an', 'all', 'each', 'every', 'its', 'their'].includes(tokens[k] ?? '')) k++;
+  return s.links.terms.find((o) => o.start === k);
+}
+
+/** The table said after `of` as a table (`the dates of the orders`), if any. */
+export function ofTable(s: ReadingState, t: TermLink): string | null {
+  const o = ofTerm(s, t);
+  const table = o?.tables[0];
+  if (!o || !table || o.values.length) return null;
+  return o.columns.some((c) => c.score > table.score + TIE) ? null : table.table;
+}
+
+/** Every candidate is one column the joins equate (`party.Party_ID = party_host.Party_ID`). */
+function joinedAsOne(s: ReadingState, cols: readonly ColumnCandidate[]): boolean {
+  const key = (table: string, column: string) => `${table}.${column}`;
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    const p = parent.get(x);
+    return p === undefined || p === x ? x : find(p);
+  };
+  for (const [table, j] of s.joins) parent.set(find(key(table, j.right)), find(key(j.from ?? s.source ?? '', j.left)));
+  const roots = new Set(cols.map((c) => find(key(c.table, c.column))));
+  return roots.size === 1;
 }
 
 /** How the plan names a resolved column: bare in the source, qualified in a joined table. */

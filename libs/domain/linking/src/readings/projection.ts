@@ -55,6 +55,19 @@ function qualifiesNext(s: ReadingState, t: TermLink, table: string): boolean {
   return !!next && next.columns.some((c) => c.table === table && s.scope.includes(table));
 }
 
+/**
+ * `the themes of parties`, `names of all stores`: a table said after `of` is whose column the
+ * word before is, not one more thing to show (its key).
+ */
+function ownsPrevious(s: ReadingState, t: TermLink): boolean {
+  const tokens = s.links.tokens.map((w) => w.toLowerCase());
+  let k = t.start - 1;
+  while (['the', 'a', 'an', 'all', 'each', 'every'].includes(tokens[k] ?? '')) k--;
+  if (tokens[k] !== 'of') return false;
+  const owned = s.links.terms.find((o) => o.end === k);
+  return !!owned && owned.columns.length > 0 && !isTableMention(s, owned);
+}
+
 /** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
 function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
   if (t.negated && !resolve(s, t)?.info.boolean) {
@@ -66,7 +79,7 @@ function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
   if (s.links.arithmetic.some((a) => termsOf(a.expr).includes(t.id))) return null;
   const table = isTableMention(s, t);
   if (table === s.source || (table && !t.columns.some((c) => s.scope.includes(c.table)))) return null;
-  if (table && qualifiesNext(s, t, table)) {
+  if (table && (qualifiesNext(s, t, table) || ownsPrevious(s, t))) {
     use(s, t);
     return null;
   }
