@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { demoTables, SPLIT_DEMO, writeDuckDbTables, writePostgresTables } from '@nl2p/engine';
+import type { NodeTraceRecord } from '@nl2p/envelope';
 import { FakeManager, ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { startStack, type Stack } from '../support/stack';
@@ -29,12 +30,13 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
   let managerUrl: string;
   let llmUrl: string;
   const stacks: Stack[] = [];
+  let goldWritten: Promise<void> | undefined;
 
-  async function stackWith(crmUrl: string): Promise<GatewayClient> {
+  async function stackWith(crmUrl: string, env: Record<string, string> = {}): Promise<GatewayClient> {
     const stack = await startStack({
       managerUrl,
       llmUrl,
-      env: { SQL_SOURCES: `shop=duckdb:${shopPath},crm=postgres:${crmUrl}#${schema}`, LINKING: 'true' },
+      env: { SQL_SOURCES: `shop=duckdb:${shopPath},crm=postgres:${crmUrl}#${schema}`, LINKING: 'true', ...env },
     });
     stacks.push(stack);
     return new GatewayClient(stack.gatewayUrl);
@@ -43,7 +45,8 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
   async function gold(sql: string): Promise<unknown[][]> {
     // The same rows in one database: the gold answer.
     const path = join(dir, 'gold.duckdb');
-    await writeDuckDbTables(path, demoTables([...SPLIT_DEMO.duckdb, ...SPLIT_DEMO.postgres]));
+    goldWritten ??= writeDuckDbTables(path, demoTables([...SPLIT_DEMO.duckdb, ...SPLIT_DEMO.postgres]));
+    await goldWritten;
     const db = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const c = await db.connect();
     try {
@@ -56,7 +59,7 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
 
   beforeAll(async () => {
     [managerUrl, llmUrl] = await Promise.all([manager.start(), llm.start()]);
-    admin = new Pool({ connectionString: POSTGRES_URL, max: 1 });
+    admin = new Pool({ connectionString: POSTGRES_URL, max: 3 });
     await writeDuckDbTables(shopPath, demoTables(SPLIT_DEMO.duckdb));
     await writePostgresTables(admin, schema, demoTables(SPLIT_DEMO.postgres));
   });
@@ -120,4 +123,103 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     expect(view.preview).toBeNull();
     expect(view.answer).toBeNull();
   });
+
+  it('asks when the request cannot be read over the sources, and answers once the reply says it', async () => {
+    const api = await stackWith(POSTGRES_URL ?? '');
+    const id = await api.createSession({ sources: 'all' });
+    const asked = await api.turn(id, { text: 'show me something interesting' });
+
+    expect(asked.status).not.toBe('failed');
+    expect(asked.interrupt).toMatchObject({ type: 'need_clarification' });
+    expect(asked.interrupt.question).toMatch(/'something interesting'.*\?/);
+    // Nothing ran: no part, no rows, no sentence presented as an answer.
+    expect(asked.sources_run).toBeNull();
+    expect(asked.preview).toBeNull();
+    expect(asked.answer).toBeNull();
+
+    const answered = await api.turn(id, { text: 'average temperature per site' });
+    expect(answered.interrupt).toBeNull();
+    const expected = await gold(HOT_SITES_GOLD);
+    expect((answered.preview.rows as unknown[][]).map((r) => r[0]).sort()).toEqual(expected.map((r) => r[0]));
+    expect(answered.sources_run.parts).toHaveLength(2);
+    expect(llm.requests.length).toBe(0);
+  });
+
+  it('a part over its row limit is never joined: the turn says so and asks to narrow', async () => {
+    const readings = (await gold('SELECT count(*) FROM sensor_readings'))[0]?.[0];
+    expect(Number(readings)).toBeGreaterThan(20);
+    const api = await stackWith(POSTGRES_URL ?? '', { SOURCE_ROW_LIMIT: '20' });
+    const id = await api.createSession({ sources: 'all' });
+    const view = await api.turn(id, { text: 'average temperature per site' });
+
+    expect(view.status).not.toBe('failed');
+    expect(view.interrupt).toMatchObject({ type: 'need_clarification' });
+    expect(view.interrupt.question).toMatch(/The part on shop returned more than 20 rows .*nothing was joined.*narrow/);
+    // The view shows what ran and which part was cut, but no combined rows and no answer.
+    const shop = (view.sources_run.parts as { source: string; capped: boolean }[]).find((p) => p.source === 'shop');
+    expect(shop?.capped).toBe(true);
+    expect(view.sources_run.combine_sql).toBeNull();
+    expect(view.preview).toBeNull();
+    expect(view.answer).toBeNull();
+  });
+
+  it('a cancelled turn stops its parts: a part blocked on PostgreSQL does not outlive the cancel', async () => {
+    const api = await stackWith(POSTGRES_URL ?? '', { QUERY_TIMEOUT_MS: '3000' });
+    const id = await api.createSession({ sources: 'all' });
+    // Warm the session's catalog so that only the part's own query meets the lock below.
+    await api.turn(id, { text: 'how many devices are there' });
+    const locker = await admin.connect();
+    let cancelledAt = 0;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${schema}".devices IN ACCESS EXCLUSIVE MODE`);
+      const started = await api.request('POST', `/v1/sessions/${id}/turns`, { text: 'average temperature per site' });
+      expect(started.status).toBe(202);
+      await waitFor(async () => (await blockedOn('devices')).length > 0);
+      expect((await blockedOn('devices')).join(' ')).toMatch(/device_id/);
+
+      cancelledAt = Date.now();
+      const cancelled = await api.request('POST', `/v1/sessions/${id}/turns/current/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.status).toBe('cancelled');
+      // The blocked query ends by its own time limit while the lock is still held, and the turn
+      // stays cancelled: nothing it ran is presented afterwards.
+      await waitFor(async () => (await blockedOn('devices')).length === 0, 8_000);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const view = (await api.request('GET', `/v1/sessions/${id}`)).body;
+    // The node stopped at the cancel, not at the part's 3 s time limit.
+    const records = (await api.request('GET', `/v1/sessions/${id}/trace?turn=2`)).body.records as NodeTraceRecord[];
+    const run = records.find((r) => r.node === 'run_sources');
+    expect(run).toMatchObject({ ok: false, error: expect.stringMatching(/cancelled/) });
+    expect(Date.parse(run?.end ?? '') - cancelledAt).toBeLessThan(1_000);
+    expect(view.status).toBe('cancelled');
+    expect(view.sources_run).toBeNull();
+    expect(view.preview).toBeNull();
+    expect(view.answer).toBeNull();
+    // A new turn runs at once, on the same sources.
+    const again = await api.turn(id, { text: 'average temperature per site' });
+    expect(again.interrupt).toBeNull();
+    expect(again.sources_run.parts).toHaveLength(2);
+  });
+
+  /** Queries of the crm schema waiting on a lock, as PostgreSQL sees them. */
+  async function blockedOn(table: string): Promise<string[]> {
+    const { rows } = await admin.query<{ query: string }>(
+      `SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+      [`%${table}%`],
+    );
+    return rows.map((r) => r.query);
+  }
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
