@@ -5,7 +5,8 @@ import { Pool } from 'pg';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { demoTables, SPLIT_DEMO, writeDuckDbTables, writePostgresTables } from '@nl2p/engine';
 import type { NodeTraceRecord } from '@nl2p/envelope';
-import { FakeManager, ScriptedLlm } from '@nl2p/testing';
+import { ANSWER_SYSTEM_MARK } from '@nl2p/prompts';
+import { FakeManager, ScriptedLlm, type ScriptedRequest } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
 import { startStack, type Stack } from '../support/stack';
 
@@ -36,7 +37,13 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     const stack = await startStack({
       managerUrl,
       llmUrl,
-      env: { SQL_SOURCES: `shop=duckdb:${shopPath},crm=postgres:${crmUrl}#${schema}`, LINKING: 'true', ...env },
+      env: {
+        SQL_SOURCES: `shop=duckdb:${shopPath},crm=postgres:${crmUrl}#${schema}`,
+        LINKING: 'true',
+        // The answer in words by rule, unless a case asks the (scripted) server model for it.
+        ANSWER_WRITER: 'template',
+        ...env,
+      },
     });
     stacks.push(stack);
     return new GatewayClient(stack.gatewayUrl);
@@ -111,6 +118,36 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     expect(llm.requests.length).toBe(0);
   });
 
+  it("a server model words the answer; a sentence stating a number the rows do not hold is refused for the template's", async () => {
+    const api = await stackWith(POSTGRES_URL ?? '', { ANSWER_WRITER: 'model' });
+    const expected = await gold(HOT_SITES_GOLD);
+    const [site, avg] = [String(expected[0][0]), Number(expected[0][1])];
+    const backed = `Site ${site} averages ${avg.toFixed(2)} degrees; ${expected.length} sites have readings.`;
+    const invented = `Across all sites the average is ${(avg + 7.77).toFixed(2)} degrees.`;
+    const asksForWords = (_: string, r: ScriptedRequest) => r.messages.some((m) => m.content.includes(ANSWER_SYSTEM_MARK)); // prettier-ignore
+    llm.when(asksForWords, { content: backed }, { times: 1 });
+    llm.when(asksForWords, { content: invented }, { times: 1 });
+    const before = llm.requests.length;
+
+    const id = await api.createSession({ sources: 'all' });
+    const worded = await api.turn(id, { text: 'average temperature per site' });
+    expect(worded.answer).toEqual({ kind: 'message', text: backed, data: { written_by: 'model' } });
+    // The model was shown the request and the combined rows, nothing else of the sources.
+    const prompt = llm.requests[before]?.messages.map((m) => m.content).join('\n') ?? '';
+    expect(prompt).toContain('average temperature per site');
+    expect(prompt).toContain(JSON.stringify(site));
+    expect(prompt).not.toMatch(/crm\.devices|SELECT/);
+
+    const refused = await api.turn(id, { text: 'average temperature per site' });
+    expect(refused.answer.text).not.toContain(invented);
+    expect(refused.answer.text).toContain(site);
+    expect(refused.answer.data).toEqual({
+      written_by: 'template',
+      rejected: `the model's sentence states ${(avg + 7.77).toFixed(2)}, which no row holds`,
+    });
+    expect(llm.requests.length - before).toBe(2);
+  });
+
   it('a source that is down fails the turn naming it, with nothing presented', async () => {
     // A port nothing listens on: PostgreSQL is unreachable, DuckDB is fine.
     const api = await stackWith('postgres://nobody@127.0.0.1:1/none');
@@ -126,6 +163,7 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
 
   it('asks when the request cannot be read over the sources, and answers once the reply says it', async () => {
     const api = await stackWith(POSTGRES_URL ?? '');
+    const before = llm.requests.length;
     const id = await api.createSession({ sources: 'all' });
     const asked = await api.turn(id, { text: 'show me something interesting' });
 
@@ -142,7 +180,7 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     const expected = await gold(HOT_SITES_GOLD);
     expect((answered.preview.rows as unknown[][]).map((r) => r[0]).sort()).toEqual(expected.map((r) => r[0]));
     expect(answered.sources_run.parts).toHaveLength(2);
-    expect(llm.requests.length).toBe(0);
+    expect(llm.requests.length).toBe(before);
   });
 
   it('a part over its row limit is never joined: the turn says so and asks to narrow', async () => {

@@ -1,5 +1,13 @@
 import { parseQueryPlan } from '@nl2p/query-plan';
-import { chooseAnswer, countsOf, numbersIn, templateAnswer, unbackedNumbers, type AnswerInput } from './index';
+import {
+  chooseAnswer,
+  countsOf,
+  modelSentenceProblem,
+  numbersIn,
+  templateAnswer,
+  unbackedNumbers,
+  type AnswerInput,
+} from './index';
 
 const topCountries: AnswerInput = {
   plan: parseQueryPlan({
@@ -82,5 +90,22 @@ describe('numbers in a sentence against the rows', () => {
     });
     expect(invented.text).toBe(templateAnswer(topCountries));
     expect(chooseAnswer(topCountries, null).by).toBe('template');
+  });
+});
+
+describe("a model's sentence", () => {
+  it('may state the whole result’s row count when only a preview is given', () => {
+    const preview = { ...topCountries, totalRows: 120, truncated: true };
+    expect(modelSentenceProblem(preview, 'Germany leads (1234.57) among 120 countries.')).toBeNull();
+    expect(modelSentenceProblem(topCountries, 'Germany leads (1234.57) among 120 countries.')).toBe(
+      "the model's sentence states 120, which no row holds",
+    );
+  });
+
+  it('is refused when empty or longer than three sentences', () => {
+    expect(modelSentenceProblem(topCountries, '  ')).toBe("the model's sentence is empty");
+    const four = 'Germany leads. France follows. Spain is third. That is all.';
+    expect(modelSentenceProblem(topCountries, four)).toMatch(/too long \(4 sentences/);
+    expect(modelSentenceProblem(topCountries, 'Germany leads with 1234.57. France has 987.1.')).toBeNull();
   });
 });

@@ -9,6 +9,8 @@ export interface AnswerInput {
   /** More rows exist than the ones given. */
   truncated: boolean;
   assumptions: readonly string[];
+  /** How many rows the whole result has, when more exist than `rows` (a sentence may state it). */
+  totalRows?: number;
 }
 
 /** The sentence shown with an answer, and who wrote it. */
@@ -89,19 +91,35 @@ export function show(value: unknown): string {
 
 /** Counts a sentence may state besides the rows' values: how many rows, listed, assumptions. */
 export function countsOf(input: AnswerInput): number[] {
-  return [input.rows.length, Math.min(LISTED, input.rows.length), input.assumptions.length];
+  const counts = [input.rows.length, Math.min(LISTED, input.rows.length), input.assumptions.length];
+  return input.totalRows === undefined ? counts : [...counts, input.totalRows];
+}
+
+/** A model's sentence is short: one to three sentences, as the template's. */
+const MAX_SENTENCES = 3;
+const MAX_CHARS = 600;
+
+/**
+ * Why a model's sentence may not be shown for these rows, or null when it may: it must be one to
+ * three sentences and every number in it must be in the rows (or be one of their counts).
+ */
+export function modelSentenceProblem(input: AnswerInput, sentence: string): string | null {
+  const text = sentence.trim();
+  if (!text) return "the model's sentence is empty";
+  const sentences = text.split(/(?<=[.!?])\s+(?=\S)/).length;
+  if (sentences > MAX_SENTENCES || text.length > MAX_CHARS)
+    return `the model's sentence is too long (${sentences} sentences, ${text.length} characters)`;
+  const unbacked = unbackedNumbers(text, input.rows, countsOf(input));
+  return unbacked.length ? `the model's sentence states ${unbacked.join(', ')}, which no row holds` : null;
 }
 
 /**
- * The sentence shown: the model's, when one was written and every number in it is in the rows
- * (or is the row count); otherwise the template's, with the reason.
+ * The sentence shown: the model's, when one was written and {@link modelSentenceProblem} finds
+ * nothing wrong with it; otherwise the template's, with the reason.
  */
 export function chooseAnswer(input: AnswerInput, modelSentence: string | null): AnswerText {
   const template = templateAnswer(input);
   if (!modelSentence?.trim()) return { text: template, by: 'template' };
-  const unbacked = unbackedNumbers(modelSentence, input.rows, countsOf(input));
-  if (unbacked.length) {
-    return { text: template, by: 'template', rejected: `the model's sentence states ${unbacked.join(', ')}, which no row holds` };
-  }
-  return { text: modelSentence.trim(), by: 'model' };
-} // prettier-ignore
+  const rejected = modelSentenceProblem(input, modelSentence);
+  return rejected ? { text: template, by: 'template', rejected } : { text: modelSentence.trim(), by: 'model' };
+}

@@ -98,7 +98,8 @@ export async function runOverSources(
     validation: { ...e.validation, ok: true, error: null, error_stage: null },
     explain: { ...e.explain, preview, preview_error: null },
     sources_run: run,
-    answer: { kind: 'message', text: answer.text },
+    // The template's sentence; `word_answer` may let a server model word it (checked against the rows).
+    answer: { kind: 'message', text: answer.text, data: { written_by: answer.by } },
   };
 }
 
@@ -119,6 +120,7 @@ function sourcesRunOf(outcome: DagOutcome): NonNullable<Envelope['sources_run']>
     })),
     combine_sql: outcome.kind === 'answer' ? (outcome.combine?.sql ?? null) : null,
     combine_ms: outcome.kind === 'answer' ? (outcome.combine?.elapsedMs ?? null) : null,
+    combined_rows: outcome.kind === 'answer' ? outcome.rows.length : null,
   };
 }
 
