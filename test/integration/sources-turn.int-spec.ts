@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Pool } from 'pg';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { demoTables, SPLIT_DEMO, writeDuckDbTables, writePostgresTables } from '@nl2p/engine';
 import type { NodeTraceRecord } from '@nl2p/envelope';
 import { ANSWER_SYSTEM_MARK } from '@nl2p/prompts';
 import { FakeManager, ScriptedLlm, type ScriptedRequest } from '@nl2p/testing';
+import { cli, type CliIo } from '../../apps/cli/src/cli';
 import { GatewayClient } from '../support/client';
 import { startStack, type Stack } from '../support/stack';
 
@@ -148,6 +150,23 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     expect(llm.requests.length - before).toBe(2);
   });
 
+  it('the CLI shows what ran where, the rows of each part, the combine step and the answer', async () => {
+    const api = await stackWith(POSTGRES_URL ?? '');
+    const { code, out } = await runCli(['ask', 'average temperature per site', '--sources', 'all'], api.baseUrl);
+    expect(code).toBe(0);
+    const expected = await gold(HOT_SITES_GOLD);
+    const readings = Number((await gold('SELECT count(*) FROM sensor_readings'))[0]?.[0]);
+    const devices = Number((await gold('SELECT count(*) FROM devices'))[0]?.[0]);
+    // One line per part: source, engine, the rows it returned (all of its table: no filter), not capped.
+    expect(out).toMatch(new RegExp(`^shop\\s+DuckDB\\s+${readings}\\s+no\\s+\\d+$`, 'm'));
+    expect(out).toMatch(new RegExp(`^crm\\s+PostgreSQL\\s+${devices}\\s+no\\s+\\d+$`, 'm'));
+    expect(out).toMatch(/┌─ shop · DuckDB[^\n]*\n│ SELECT [^\n]*FROM sensor_readings\n/);
+    expect(out).toMatch(/┌─ crm · PostgreSQL[^\n]*\n│ SELECT [^\n]*FROM devices\n/);
+    expect(out).toContain(`┌─ combine · DuckDB, in process · ${expected.length} rows`);
+    expect(out).toMatch(/^answer .*\b(berlin-lab|hamburg-port|munich-plant)\b/m);
+    for (const [site] of expected) expect(out).toContain(String(site));
+  });
+
   it('a source that is down fails the turn naming it, with nothing presented', async () => {
     // A port nothing listens on: PostgreSQL is unreachable, DuckDB is fine.
     const api = await stackWith('postgres://nobody@127.0.0.1:1/none');
@@ -260,4 +279,17 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
     if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The CLI in this process with pipes for its terminal: what it printed, and its exit code. */
+async function runCli(args: string[], url: string): Promise<{ code: number; out: string; err: string }> {
+  const stdin = new PassThrough();
+  stdin.end('');
+  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+  let [out, err] = ['', ''];
+  stdout.on('data', (b: Buffer) => (out += b.toString()));
+  stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const io = { stdin, stdout, stderr, env: { NL2P_URL: url, NO_COLOR: '1' } };
+  const code = await cli(args, io as unknown as CliIo);
+  return { code, out, err };
 }
