@@ -202,6 +202,20 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     expect(llm.requests.length).toBe(before);
   });
 
+  it('a request that needs a veloFlux stream and a table says so in a sentence, and runs nothing', async () => {
+    const api = await stackWith(POSTGRES_URL ?? '');
+    expect(manager.streamNames()).toContain('sensor_stream');
+    const id = await api.createSession({ sources: 'all' });
+    const view = await api.turn(id, { text: 'average temperature of sensor_stream per device site' });
+
+    expect(view.interrupt).toMatchObject({ type: 'need_clarification' });
+    expect(view.interrupt.question).toMatch(
+      /^This request reads the veloFlux stream sensor_stream, and a question over the SQL sources cannot read veloFlux streams yet/,
+    );
+    expect(view.sources_run).toBeNull();
+    expect(view.answer).toBeNull();
+  });
+
   it('a part over its row limit is never joined: the turn says so and asks to narrow', async () => {
     const readings = (await gold('SELECT count(*) FROM sensor_readings'))[0]?.[0];
     expect(Number(readings)).toBeGreaterThan(20);
