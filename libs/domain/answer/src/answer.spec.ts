@@ -109,3 +109,35 @@ describe("a model's sentence", () => {
     expect(modelSentenceProblem(topCountries, 'Germany leads with 1234.57. France has 987.1.')).toBeNull();
   });
 });
+
+describe('found by the cross-source eval', () => {
+  it('ranks by the aggregate when the rows are sorted by a grouped name, not by the name', () => {
+    const bySegment: AnswerInput = {
+      ...topCountries,
+      plan: parseQueryPlan({
+        source: 'orders',
+        select: [
+          { kind: 'value', expr: { kind: 'column', ref: { column: 'segment' } } },
+          { kind: 'aggregate', aggregate: { fn: 'count' }, alias: 'orders' },
+        ],
+        group_by: [{ column: 'segment' }],
+        order_by: [{ key: { kind: 'output', index: 0 }, direction: 'asc' }],
+      }),
+      columns: ['segment', 'orders'],
+      rows: [
+        ['consumer', 311],
+        ['enterprise', 128],
+      ],
+    };
+    expect(expectBacked(bySegment)).toBe('The result has 2 rows: consumer (311) and enterprise (128).');
+  });
+
+  it('reads digits inside a row’s text (a model name, a product) as that text, not as numbers', () => {
+    const rows = [
+      ['TH-200', 55.36],
+      ['27-inch Monitor', 3],
+    ];
+    expect(unbackedNumbers('TH-200 averages 55.36; the 27-inch Monitor sold 3.', rows)).toEqual([]);
+    expect(unbackedNumbers('TH-300 averages 55.36.', rows)).toEqual(['-300']);
+  });
+});

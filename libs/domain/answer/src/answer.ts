@@ -53,12 +53,21 @@ function mainSentence({ plan, columns, rows }: AnswerInput): string {
   return `The result has ${rows.length} rows${more}: ${list}.`;
 } // prettier-ignore
 
-/** The column a ranking is by: the sorted output, else the last aggregate. */
+/**
+ * The column a ranking is by: the sorted output when it is a computed one (an aggregate or
+ * arithmetic, not a grouped name sorted alphabetically), else the last aggregate.
+ */
 function measureColumn(plan: QueryPlan | null, columns: readonly string[]): number | null {
   const key = plan?.order_by[0]?.key;
-  if (key?.kind === 'output' && key.index < columns.length) return key.index;
+  if (key?.kind === 'output' && key.index < columns.length && isComputed(plan?.select[key.index])) return key.index;
   const lastAggregate = plan?.select.map((p) => p.kind).lastIndexOf('aggregate') ?? -1;
   return lastAggregate >= 0 ? lastAggregate : columns.length > 1 ? columns.length - 1 : null;
+}
+
+/** An output worth ranking by: an aggregate or arithmetic, not a column shown as it is. */
+function isComputed(p: QueryPlan['select'][number] | undefined): boolean {
+  if (!p) return true;
+  return p.kind === 'aggregate' || (p.kind === 'value' && p.expr.kind === 'arith');
 }
 
 function describeRow(row: readonly unknown[], columns: readonly string[], measure: number | null): string {
