@@ -50,7 +50,7 @@ describe('templateAnswer', () => {
   });
 
   it('states a single value', () => {
-    expect(expectBacked({ ...topCountries, plan: null, columns: ['count'], rows: [[42]] })).toBe('The count is 42.');
+    expect(expectBacked({ ...topCountries, plan: null, columns: ['count'], rows: [[42]] })).toBe('Count: 42.');
   });
 
   it('says when nothing matched, when rows were cut, and that assumptions were made', () => {

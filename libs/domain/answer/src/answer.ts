@@ -39,7 +39,8 @@ export function templateAnswer(input: AnswerInput): string {
 
 function mainSentence({ plan, columns, rows }: AnswerInput): string {
   if (rows.length === 0) return 'No rows match the request.';
-  if (rows.length === 1 && columns.length === 1) return `The ${label(columns[0])} is ${show(rows[0]?.[0])}.`;
+  // A label such as `orders` is a heading, not a subject: "Orders: 93.", never "The orders is 93."
+  if (rows.length === 1 && columns.length === 1) return `${capitalised(label(columns[0]))}: ${show(rows[0]?.[0])}.`;
   const measure = measureColumn(plan, columns);
   const listed = rows.slice(0, LISTED).map((r) => describeRow(r, columns, measure));
   const list = joinList(listed);
@@ -83,6 +84,10 @@ function describeRow(row: readonly unknown[], columns: readonly string[], measur
 function joinList(items: string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join('; ')} and ${items[items.length - 1] ?? ''}`;
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 function label(column: string | undefined): string {
