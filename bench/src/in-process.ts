@@ -11,6 +11,7 @@ import {
   drafterNodes,
   explainerNodes,
   routerNodes,
+  answerNodes,
   validatorNodes,
 } from '@nl2p/nodes';
 import type { NodeHandlers, NodeRunContext } from '@nl2p/workflow-runtime';
@@ -71,6 +72,7 @@ export class InProcessGraph {
         },
       }),
       ...routerNodes({ llm, linking: config.workflow.linking }),
+      ...answerNodes({ llm, writer: config.workflow.answerWriter }),
       ...drafterNodes({
         llm,
         grounding,

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { TMP_PIPELINE_PREFIX, jobId, type NodeName, type SessionEvent } from '@nl2p/envelope';
 import { GRAPH } from '@nl2p/graph';
-import { DRAFT_SYSTEM_MARK, REVISE_SYSTEM_MARK, ROUTER_SYSTEM_MARK } from '@nl2p/prompts';
+import { ANSWER_SYSTEM_MARK, DRAFT_SYSTEM_MARK, REVISE_SYSTEM_MARK, ROUTER_SYSTEM_MARK } from '@nl2p/prompts';
 import { EventLog, RedisKeys } from '@nl2p/session-store';
 import { FakeManager, ScriptedLlm, startMqttBroker, type ScriptedReply, type TestBroker } from '@nl2p/testing';
 import { readStats } from '../../apps/janitor/src/janitor.service';
@@ -13,11 +13,14 @@ import { ServiceProcess, freePort, waitForHealth, type ServiceName } from '@nl2p
 import { testEnv } from '../support/stack';
 import { RedisServer } from './redis-server';
 import { GOOD_SQL, REQUEST, sleep } from './support';
+import { splitSources, SOURCES_REQUEST, wrongSourcesAnswer } from '../support/split-sources';
 
 /**
  * The chaos run (issue 4): N conversations at a time through the six services as separate
  * processes, while worker processes are SIGKILLed and restarted at random points and Redis is
- * restarted once. Parameters come from the environment, so `scripts/chaos.sh` runs it bigger:
+ * restarted once. Every fourth conversation is a question over two SQL sources (a DuckDB file and
+ * PostgreSQL when POSTGRES_URL is set), answered by parts, a combine and a model-worded sentence.
+ * Parameters come from the environment, so `scripts/chaos.sh` runs it bigger:
  *   CHAOS_CONVERSATIONS  conversations in flight at once (default 6)
  *   CHAOS_DURATION_MS    how long new conversations start and processes get killed (default 25 000)
  *   CHAOS_KILL_EVERY_MS  mean time between two kills (default 2 500)
@@ -47,6 +50,8 @@ type Outcome = 'completed' | 'failed_clear' | 'hung' | 'lost';
 interface Conversation {
   n: number;
   repair: boolean;
+  /** A question over all SQL sources instead of a veloFlux pipeline. */
+  sources: boolean;
   sessionId?: string;
   outcome?: Outcome;
   miscounted?: boolean;
@@ -95,6 +100,8 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
   let gateway: ServiceProcess;
   let workers: ServiceProcess[] = [];
   let base: string;
+  const sources = splitSources();
+  let expected: [string, number][] = [];
 
   beforeAll(async () => {
     const [managerUrl, llmUrl, otlpUrl, gatewayPort, redisPort, mqtt] = await Promise.all([
@@ -106,6 +113,8 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       startMqttBroker(),
     ]);
     broker = mqtt;
+    await sources.write();
+    expected = await sources.expected();
     redis = new RedisServer(redisPort);
     await redis.start();
     // Every Manager call takes a little while, so kills land in the middle of creates too.
@@ -137,6 +146,9 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
         LOG_JSON: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
         OTEL_BSP_SCHEDULE_DELAY: '200',
+        // Sessions over all SQL sources: the request is read by the linker, no model drafts.
+        SQL_SOURCES: sources.sqlSources,
+        ANSWER_WRITER: 'model',
       },
     });
     gateway = new ServiceProcess('gateway', env);
@@ -165,6 +177,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     await Promise.all([gateway, ...workers].filter(Boolean).map((p) => p.stop('SIGKILL')));
     await Promise.all([manager.stop(), llm.stop(), otlp.stop(), broker?.close()]);
     await redis?.destroy();
+    await sources.remove();
   });
 
   /** The scripted LLM: stateless (a re-delivered job asks again), with latency so kills land mid-call. */
@@ -177,6 +190,10 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     }
     if (system.includes(DRAFT_SYSTEM_MARK)) {
       return { content: all.includes('[repair]') ? REPAIR_SQL : GOOD_SQL, delayMs, chunkDelayMs: 15 };
+    }
+    if (system.includes(ANSWER_SYSTEM_MARK)) {
+      // A sentence with no number: the check keeps it, so kills land in word_answer's call too.
+      return { content: 'Each site is listed with its average temperature.', delayMs };
     }
     if (system.includes(REVISE_SYSTEM_MARK)) {
       return { content: JSON.stringify({ sql: GOOD_SQL, questions: [], assumptions: ['repaired'] }), delayMs };
@@ -231,10 +248,10 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       }
     }
 
-    async function createSession(): Promise<string> {
+    async function createSession(body: Record<string, unknown> = {}): Promise<string> {
       for (;;) {
         try {
-          const res = await call(base, 'POST', '/v1/sessions', {});
+          const res = await call(base, 'POST', '/v1/sessions', body);
           if (res.status === 201) return res.body.session_id as string;
         } catch {
           // retried
@@ -271,11 +288,12 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       }
     }
 
-    async function converse(c: Conversation): Promise<void> {
-      const id = await createSession();
-      c.sessionId = id;
-      const text = `${REQUEST} [c${c.n}]${c.repair ? ' [repair]' : ''}`;
-      await postTurn(id, 1, { text });
+    /**
+     * Turn 1 of a conversation, to its end: the view once it stopped, or null when the outcome is
+     * already known (hung, lost, failed with or without a clear error), recorded on `c`.
+     */
+    async function firstTurn(c: Conversation, id: string, body: Record<string, unknown>): Promise<any> {
+      await postTurn(id, 1, body);
       let v = await view(id);
       while (v && v.status === 'running' && Date.now() < drainEnds) {
         await sleep(200);
@@ -300,6 +318,27 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
           detail: `${v.error?.message} [${job}]`,
         });
       }
+      return v;
+    }
+
+    /** A question over both sources: one turn, judged against the gold answer. */
+    async function converseOverSources(c: Conversation): Promise<void> {
+      const id = await createSession({ sources: 'all' });
+      c.sessionId = id;
+      const v = await firstTurn(c, id, { text: SOURCES_REQUEST });
+      if (!v) return;
+      const wrong = wrongSourcesAnswer(v, expected);
+      c.outcome = wrong ? 'lost' : 'completed';
+      if (wrong) c.detail = `over sources: ${wrong}`;
+    }
+
+    async function converse(c: Conversation): Promise<void> {
+      if (c.sources) return converseOverSources(c);
+      const id = await createSession();
+      c.sessionId = id;
+      const text = `${REQUEST} [c${c.n}]${c.repair ? ' [repair]' : ''}`;
+      let v = await firstTurn(c, id, { text });
+      if (!v) return;
       if (v.status !== 'waiting' || v.interrupt?.type !== 'need_confirm' || v.sql !== GOOD_SQL) {
         return void Object.assign(c, {
           outcome: 'lost',
@@ -319,7 +358,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
 
     async function lane(first: number): Promise<void> {
       for (let n = first; Date.now() < chaosEnds; n += N) {
-        const c: Conversation = { n, repair: n % 3 === 2, at: Date.now() - started };
+        const c: Conversation = { n, repair: n % 3 === 2, sources: n % 4 === 3, at: Date.now() - started };
         conversations.push(c);
         try {
           await converse(c);
@@ -411,6 +450,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     // attempt's temp pipeline is reused instead, so a second create of it is a bug.
     const dupCreates = [...manager.successfulCreates()].filter(([id, n]) => n > 1 && !id.endsWith('_dry'));
     const miscounted = conversations.filter((c) => c.miscounted).length;
+    const overSources = conversations.filter((c) => c.sources);
     // Node runs started more than once (a killed worker's job re-delivered, or a twin): proof the
     // kills landed inside nodes, not only between them.
     let reruns = 0;
@@ -425,7 +465,9 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       `hung=${count('hung')} lost=${count('lost')} tmp_left=${tmpLeft.length} dup_creates=${dupCreates.length} ` +
       `miscounted=${miscounted} kills=${kills} crashes=${crashes.length} reruns=${reruns} redis_restarts=${redisRestarts} ` +
       `janitor_sweeps=${janitor.sweeps} janitor_tmp_deleted=${janitor.tmp_deleted + janitor.tmp_reaped} ` +
-      `janitor_turns_failed=${janitor.turns_failed} dry_runs=${dryRuns} seed=${SEED} duration_s=${Math.round((Date.now() - started) / 1000)}`;
+      `janitor_turns_failed=${janitor.turns_failed} dry_runs=${dryRuns} ` +
+      `sources_turns=${overSources.length} sources_completed=${overSources.filter((c) => c.outcome === 'completed').length} (${sources.engines}) ` +
+      `seed=${SEED} duration_s=${Math.round((Date.now() - started) / 1000)}`;
     process.stdout.write(`\n${line}\n`);
     if (process.env.CHAOS_REPORT) writeFileSync(process.env.CHAOS_REPORT, `${line}\n`);
     if (process.env.CHAOS_LOG_DIR) {
@@ -454,6 +496,7 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
     expect(kills).toBeGreaterThan(0);
     expect(redisRestarts).toBe(1);
     expect(dryRuns).toBeGreaterThan(0);
+    expect(overSources.length).toBeGreaterThan(0);
     expect({
       hung: count('hung'),
       lost: count('lost'),

@@ -1,5 +1,5 @@
 import { CliError, StoppedError, type GatewayApi, type SessionView, type TurnBody } from './api';
-import { layoutSql, pipelineJson, previewTable, renderAnswer, frame } from './render';
+import { layoutSql, pipelineJson, previewTable, renderAnswer, renderSourcesAnswer, frame } from './render';
 import type { Style } from './style';
 import { ProgressReporter, runTurn } from './turn';
 
@@ -24,6 +24,8 @@ export interface AskOptions {
   json: boolean;
   sessionId?: string;
   target?: string;
+  /** `all`: a new session over all the gateway's SQL sources. */
+  sources?: 'all';
   timeoutMs: number;
   /** Show node progress and the streamed draft on stderr. */
   progress: boolean;
@@ -44,6 +46,7 @@ export async function runAsk(o: AskOptions): Promise<number> {
     : (
         await api.createSession({
           ...(o.target ? { target: o.target } : {}),
+          ...(o.sources ? { sources: o.sources } : {}),
           ...(o.stream ? { stream: o.stream } : {}),
         })
       ).session_id;
@@ -133,6 +136,8 @@ function finish(o: AskOptions, sessionId: string, view: SessionView): number {
     case 'idle':
       if (view.pipeline_request) {
         print(pipelineJson(view.pipeline_request));
+      } else if (view.sources_run) {
+        print(renderSourcesAnswer(view, s, o.stdout.columns || 100));
       } else if (view.sql) {
         // Framed on a terminal; plain text (ready for another tool) in a pipe.
         print(o.stdout.isTTY ? frame('SQL', layoutSql(view.sql), s, o.stdout.columns || 100) : view.sql);

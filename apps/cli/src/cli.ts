@@ -33,6 +33,8 @@ Options:
   --api-key <key>      sent as "Authorization: Bearer <key>" (env NL2P_API_KEY)
   --session <id>       continue this session
   --target <engine>    engine of a new session: ${TARGETS.join(', ')} (default: the gateway's)
+  --sources all        a new session over all the gateway's SQL sources: a question may join
+                       tables of several (each part runs on its own source, joined in DuckDB)
   -s, --stream <name>  the stream to read from (REPL: sent with every request, as /use)
   --no-color           no colours (also NO_COLOR=1; colours are only ever used on a terminal)
   -h, --help           this help
@@ -117,6 +119,9 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
     throw usageError(`--target must be one of ${TARGETS.join(', ')}`);
   }
   if (target && session) throw usageError('--target chooses the engine of a new session; it cannot go with --session');
+  const sources = values.sources;
+  if (sources !== undefined && sources !== 'all') throw usageError(`--sources takes 'all', not '${sources}'`);
+  if (sources && session) throw usageError('--sources all makes a new session; it cannot go with --session');
 
   const [command, ...rest] = positionals;
   if (command === 'ask') {
@@ -133,6 +138,7 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
       json: !!values.json,
       sessionId: session,
       target,
+      sources,
       timeoutMs: timeoutS * 1000,
       progress: values.verbose ? true : values.quiet ? false : !!io.stderr.isTTY,
       stdout: io.stdout,
@@ -177,6 +183,7 @@ export async function cli(argv: string[], io: CliIo): Promise<number> {
     api,
     sessionId: session,
     target,
+    sources,
     stream: values.stream,
     input: io.stdin,
     stdout: io.stdout,
@@ -210,6 +217,7 @@ function parse(argv: string[]) {
       'api-key': { type: 'string' },
       session: { type: 'string' },
       target: { type: 'string' },
+      sources: { type: 'string' },
       stream: { type: 'string', short: 's' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

@@ -1,6 +1,16 @@
 import { emptyMetrics } from '@nl2p/envelope';
 import type { SessionView } from './api';
-import { frame, layoutSql, previewTable, renderDraft, renderInterrupt, renderTrace, table } from './render';
+import {
+  frame,
+  layoutSql,
+  previewTable,
+  renderDraft,
+  renderInterrupt,
+  renderSourcesAnswer,
+  renderSourcesRun,
+  renderTrace,
+  table,
+} from './render';
 import { colourEnabled, makeStyle, stripAnsi } from './style';
 
 const plain = makeStyle(false);
@@ -170,5 +180,56 @@ describe('colours', () => {
     expect(makeStyle(true).red('x')).toBe('\x1b[31mx\x1b[39m');
     expect(makeStyle(false).red('x')).toBe('x');
     expect(stripAnsi(makeStyle(true).bold(makeStyle(true).cyan('y')))).toBe('y');
+  });
+});
+
+describe('a question over sources', () => {
+  const run = {
+    parts: [
+      { id: 'scan_shop', source: 'shop', engine: 'DuckDB', sql: 'SELECT device_id, temperature FROM sensor_readings', explain: 'SEQ_SCAN', rows: 1200, capped: false, elapsed_ms: 12.4 },
+      { id: 'scan_crm', source: 'crm', engine: 'PostgreSQL', sql: 'SELECT device_id, site FROM devices', explain: 'Seq Scan', rows: 6, capped: false, elapsed_ms: 8 },
+    ],
+    combine_sql: 'SELECT scan_crm.site, avg(scan_shop.temperature) FROM scan_shop JOIN scan_crm ON scan_shop.device_id = scan_crm.device_id GROUP BY 1',
+    combine_ms: 3.2,
+    combined_rows: 3,
+  }; // prettier-ignore
+
+  it('shows what ran where, the rows of each part, and the combine step with its SQL', () => {
+    const text = stripAnsi(renderSourcesRun(run, plain));
+    const lines = text.split('\n');
+    expect(lines.find((l) => l.startsWith('shop '))).toMatch(/^shop\s+DuckDB\s+1200\s+no\s+12$/);
+    expect(lines.find((l) => l.startsWith('crm '))).toMatch(/^crm\s+PostgreSQL\s+6\s+no\s+8$/);
+    expect(text).toContain('┌─ shop · DuckDB');
+    expect(text).toContain('│ SELECT device_id, site FROM devices');
+    expect(text).toContain('┌─ combine · DuckDB, in process · 3 rows · 3 ms');
+    expect(text).toMatch(/│ JOIN scan_crm ON scan_shop\.device_id = scan_crm\.device_id/);
+  });
+
+  it('marks a part that hit its row limit as not joined, and a lone source as nothing to combine', () => {
+    const capped = { ...run, parts: [{ ...run.parts[0], capped: true }, run.parts[1]], combine_sql: null, combine_ms: null, combined_rows: null }; // prettier-ignore
+    const text = renderSourcesRun(capped, plain);
+    expect(text).toMatch(/^shop\s+DuckDB\s+1200\s+yes: not joined\s+12$/m);
+    expect(text).not.toContain('combine');
+    const alone = renderSourcesRun({ ...run, parts: [run.parts[1]], combine_sql: null, combine_ms: null }, plain);
+    expect(alone).toContain('one source answered alone: nothing to combine');
+  });
+
+  it('ends with the combined rows, the assumptions and the answer in words, saying who wrote it', () => {
+    const answered = view({
+      status: 'idle',
+      sources: 'all',
+      sources_run: run,
+      preview: { columns: ['site', 'avg'], rows: [['berlin-lab', 21.8]], truncated: false },
+      assumptions: ['device ids were compared ignoring case'],
+      answer: { kind: 'message', text: 'Site berlin-lab averages 21.8.', data: { written_by: 'model' } },
+    });
+    const text = renderSourcesAnswer(answered, plain);
+    expect(text.indexOf('combine ·')).toBeLessThan(text.indexOf('preview'));
+    expect(text).toContain('  - device ids were compared ignoring case');
+    expect(text).toMatch(/answer Site berlin-lab averages 21\.8\. \(worded by the model, every number checked/);
+    const refused = { ...answered, answer: { kind: 'message' as const, text: 'The result is one row.', data: { written_by: 'template', rejected: "the model's sentence states 40, which no row holds" } } }; // prettier-ignore
+    expect(renderSourcesAnswer(refused, plain)).toContain(
+      "(by rule: the model's sentence states 40, which no row holds)",
+    );
   });
 });

@@ -150,6 +150,49 @@ export function renderDraft(view: SessionView, s: Style, columns = 100): string 
   return parts.join('\n');
 }
 
+type SourcesRun = NonNullable<SessionView['sources_run']>;
+
+/**
+ * A question over several sources: what ran where (one row per part: source, engine, rows,
+ * whether it hit its row limit, time), each part's SQL framed under its source and engine, then
+ * the combine step in DuckDB (its SQL, rows and time). A part that hit its limit was not joined.
+ */
+export function renderSourcesRun(run: SourcesRun, s: Style, columns = 100): string {
+  const width = Math.min(columns - 4, 100);
+  const rows = run.parts.map((p) => [p.source, p.engine, p.rows, p.capped ? 'yes: not joined' : 'no', Math.round(p.elapsed_ms)]); // prettier-ignore
+  const out = [`${s.bold('parts')} ${s.dim('(each ran on its own source, read-only)')}`, table(['source', 'engine', 'rows', 'at row limit', 'ms'], rows, s)]; // prettier-ignore
+  for (const p of run.parts) out.push(frame(`${p.source} · ${p.engine}`, layoutSql(p.sql, width), s, columns));
+  if (run.combine_sql) {
+    const figures = [run.combined_rows === null ? null : `${run.combined_rows} rows`, run.combine_ms === null ? null : `${Math.round(run.combine_ms)} ms`].filter(Boolean); // prettier-ignore
+    out.push(frame(`combine · DuckDB, in process${figures.length ? ` · ${figures.join(' · ')}` : ''}`, layoutSql(run.combine_sql, width), s, columns)); // prettier-ignore
+  } else if (run.parts.length === 1) {
+    out.push(s.dim('one source answered alone: nothing to combine'));
+  }
+  return out.join('\n');
+}
+
+/**
+ * The answer of a question over sources: what ran where and the combine, the combined rows, the
+ * assumptions (key rules among them) and the answer in words, with who wrote it.
+ */
+export function renderSourcesAnswer(view: SessionView, s: Style, columns = 100): string {
+  const out: string[] = [];
+  if (view.sources_run) out.push(renderSourcesRun(view.sources_run, s, columns));
+  if (view.preview) out.push(previewTable(view.preview, s));
+  const assumptions = view.assumptions ?? [];
+  if (assumptions.length) out.push(`${s.bold('assumptions')}\n${assumptions.map((a) => `  - ${a}`).join('\n')}`);
+  if (view.answer) out.push(`${s.bold('answer')} ${view.answer.text}${authorNote(view.answer.data, s)}`);
+  return out.join('\n');
+}
+
+/** `(worded by the model)`, or why the model's sentence was not used. */
+function authorNote(data: unknown, s: Style): string {
+  if (!data || typeof data !== 'object') return '';
+  const { written_by: by, rejected } = data as { written_by?: string; rejected?: string };
+  if (by === 'model') return s.dim(' (worded by the model, every number checked against the rows)');
+  return rejected ? s.dim(` (by rule: ${rejected})`) : '';
+}
+
 /** `like your earlier question '…'`, when the tenant confirmed a question close to this one. */
 export function likeEarlier(view: Pick<SessionView, 'similar_to'>): string | null {
   const earlier = view.similar_to;

@@ -12,6 +12,8 @@ import {
   renderAnswer,
   renderDraft,
   renderInterrupt,
+  renderSourcesAnswer,
+  renderSourcesRun,
   renderRepairs,
   renderStreamSchema,
   renderStreams,
@@ -26,6 +28,8 @@ export interface ReplOptions {
   sessionId?: string;
   /** Engine of new sessions (the gateway's default when absent). */
   target?: string;
+  /** `all`: new sessions read all the gateway's SQL sources. */
+  sources?: 'all';
   /** Stream sent with every new request (as `/use <stream>`). */
   stream?: string;
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -65,7 +69,7 @@ export class Repl {
     const { api, errStyle: es } = this.o;
     this.view = this.o.sessionId
       ? await api.getSession(this.o.sessionId)
-      : await api.createSession(this.o.target ? { target: this.o.target } : {});
+      : await api.createSession(this.newSessionBody());
     this.err(
       `${es.bold('nl2pipeline')} ${es.dim(`· gateway ${api.baseUrl} · session ${this.view.session_id} (${this.view.target})`)}`,
     );
@@ -263,11 +267,15 @@ export class Repl {
         const interrupt = view.interrupt;
         if (interrupt?.type === 'need_stream') this.knownStreams = interrupt.choices ?? this.knownStreams;
         if (interrupt?.type === 'need_confirm') this.out(renderDraft(view, s, columns));
+        // Over sources a question may come after the parts ran (one hit its row limit): show them.
+        else if (view.sources_run) this.out(renderSourcesRun(view.sources_run, s, columns));
         this.out(renderInterrupt(view, s));
         return;
       }
       case 'idle':
-        if (view.answer) {
+        if (view.sources_run) {
+          this.out(renderSourcesAnswer(view, s, columns));
+        } else if (view.answer) {
           this.rememberStreams(view);
           this.out(renderAnswer(view.answer, s));
         } else if (body.confirm === true) {
@@ -440,8 +448,13 @@ export class Repl {
     }
   }
 
+  /** What a new session is made with: the preferred target, and all sources when asked for. */
+  private newSessionBody(): { target?: string; sources?: 'all' } {
+    return { ...(this.preferredTarget ? { target: this.preferredTarget } : {}), ...(this.o.sources ? { sources: this.o.sources } : {}) }; // prettier-ignore
+  }
+
   private async newSession(): Promise<void> {
-    this.view = await this.o.api.createSession(this.preferredTarget ? { target: this.preferredTarget } : {});
+    this.view = await this.o.api.createSession(this.newSessionBody());
     this.err(this.o.errStyle.dim(`new session ${this.view.session_id} (${this.view.target})`));
   }
 

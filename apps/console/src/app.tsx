@@ -51,6 +51,9 @@ export function App() {
   const api = useRef(new ConsoleApi()).current;
   const [target, setTarget] = useState<string>('');
   const [targets, setTargets] = useState<TargetList['targets']>([]);
+  // The named SQL sources (`SQL_SOURCES`); with two or more a session may ask across all of them.
+  const [sqlSources, setSqlSources] = useState<NonNullable<TargetList['sources']>>([]);
+  const [acrossSources, setAcrossSources] = useState(false);
   const [session, setSession] = useState<SessionView | null>(null);
   const [turns, setTurns] = useState<TurnEntry[]>([]);
   const [streams, setStreams] = useState<StreamList | null>(null);
@@ -80,7 +83,11 @@ export function App() {
   const loadCatalog = async (forTarget: string) => {
     try {
       // The deployment's targets, once (also after a key was given: this runs again then).
-      if (targets.length === 0) setTargets((await api.gw.targets()).targets);
+      if (targets.length === 0) {
+        const listed = await api.gw.targets();
+        setTargets(listed.targets);
+        setSqlSources(listed.sources ?? []);
+      }
       const list = await api.gw.streams(forTarget || undefined);
       setStreams(list);
       if (!forTarget) setTarget(list.target);
@@ -133,7 +140,8 @@ export function App() {
     try {
       let current = session;
       if (!current) {
-        current = await api.gw.createSession(target ? { target } : {});
+        // Across sources the gateway picks the session's SQL target itself (a stream is never a source).
+        current = await api.gw.createSession(acrossSources ? { sources: 'all' } : target ? { target } : {});
         setSession(current);
       }
       setTurns((all) => [
@@ -294,6 +302,20 @@ export function App() {
             ))}
           </select>
         </label>
+        {sqlSources.length > 1 && (
+          <label class="target" title={sqlSources.map((x) => `${x.name} (${x.label})`).join(', ')}>
+            <input
+              type="checkbox"
+              checked={acrossSources}
+              disabled={busy}
+              onChange={(e) => {
+                setAcrossSources(e.currentTarget.checked);
+                newSession();
+              }}
+            />{' '}
+            Across all SQL sources
+          </label>
+        )}
         <button type="button" onClick={newSession} disabled={busy}>
           New session
         </button>

@@ -5,6 +5,7 @@ import { CopyButton, PipelineRequest, SqlBlock } from './components';
 import { lazyComponent } from './lazy';
 import { planOutline } from './plan-outline';
 import { ResultRows } from './result-rows';
+import { answerAuthorship, SourcesRunPanel } from './sources-run';
 import type { SqlSchema } from './sql-editor';
 
 const SqlEditor = lazyComponent(() => import('./sql-editor'));
@@ -54,6 +55,7 @@ export function TurnResult({
       )}
       {v.status === 'cancelled' && <p class="hint">Cancelled.</p>}
       {v.answer && <Answer answer={v.answer} />}
+      {v.sources_run && <SourcesAnswer view={v} />}
       {v.sql && !v.answer && (
         <>
           <SqlPanel view={v} sql={v.sql} streaming={streaming} schema={schema} decide={decide} actions={actions} />
@@ -174,11 +176,34 @@ function PlanPanel({ plan }: { plan: QueryPlan }) {
   );
 }
 
+/**
+ * Over all sources: what ran where and the combine, then the combined rows and the assumptions
+ * (the key rules among them). Shown also when a question stopped the turn after the parts ran.
+ */
+function SourcesAnswer({ view: v }: { view: SessionView }) {
+  if (!v.sources_run) return null;
+  return (
+    <>
+      <SourcesRunPanel run={v.sources_run} />
+      {v.preview && <ResultRows preview={v.preview} name={`nl2pipeline-${v.session_id}-${v.turn_id}`} />}
+      {!!v.assumptions?.length && (
+        <ul class="assumptions">
+          {v.assumptions.map((a, i) => (
+            <li key={i}>{a}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 function Answer({ answer }: { answer: NonNullable<SessionView['answer']> }) {
   const data = answer.data as { name: string; columns?: { name: string; data_type: string }[] }[] | undefined;
+  const authorship = answer.kind === 'message' ? answerAuthorship(answer.data) : null;
   return (
-    <section class="panel">
+    <section class="panel" data-testid="answer-words">
       <p>{answer.text}</p>
+      {authorship && <p class="hint">{authorship}</p>}
       {answer.kind === 'streams' && Array.isArray(data) && (
         <ul>
           {data.map((s) => (

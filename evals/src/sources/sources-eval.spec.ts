@@ -15,7 +15,8 @@ import {
   writePostgresTables,
 } from '@nl2p/engine';
 import { checkAcrossSources, decomposePlan } from '@nl2p/execution-dag';
-import { parseQueryPlan } from '@nl2p/query-plan';
+import { countsOf, templateAnswer, unbackedNumbers } from '@nl2p/answer';
+import { parseQueryPlan, type QueryPlan } from '@nl2p/query-plan';
 import { CROSS_SOURCE_SET, type CrossSourceItem } from './cross-source-set';
 
 /**
@@ -73,7 +74,7 @@ type Verdict = 'match' | 'wrong' | 'asked' | 'error';
     return new SqlSources(list, { rowLimit: item.rowLimit ?? 10_000, queryTimeoutMs: 5_000 });
   } // prettier-ignore
 
-  async function answer(item: CrossSourceItem): Promise<{ verdict: Verdict; ms: number; note: string }> {
+  async function answer(item: CrossSourceItem): Promise<{ verdict: Verdict; ms: number; note: string; sentence?: Sentence }> {
     const sources = sourcesFor(item);
     const started = performance.now();
     try {
@@ -90,7 +91,8 @@ type Verdict = 'match' | 'wrong' | 'asked' | 'error';
       if (!item.gold) return { verdict: 'wrong', ms: elapsed, note: 'answered where a question was expected' };
       const expected = await gold.preview(item.gold);
       const same = sameRows(outcome.rows, expected.rows);
-      return { verdict: same ? 'match' : 'wrong', ms: elapsed, note: same ? outcome.assumptions.join(' ') : `got ${JSON.stringify(outcome.rows.slice(0, 3))}, want ${JSON.stringify(expected.rows.slice(0, 3))}` };
+      const sentence = answerSentence(checked.plan, outcome);
+      return { verdict: same ? 'match' : 'wrong', ms: elapsed, sentence, note: same ? outcome.assumptions.join(' ') : `got ${JSON.stringify(outcome.rows.slice(0, 3))}, want ${JSON.stringify(expected.rows.slice(0, 3))}` };
     } catch (err) {
       return { verdict: 'error', ms: Math.round(performance.now() - started), note: err instanceof Error ? err.message : String(err) };
     } finally {
@@ -99,19 +101,21 @@ type Verdict = 'match' | 'wrong' | 'asked' | 'error';
   } // prettier-ignore
 
   it('runs every request and prints the figures', async () => {
-    const results: { item: CrossSourceItem; verdict: Verdict; ms: number; note: string }[] = [];
+    const results: { item: CrossSourceItem; verdict: Verdict; ms: number; note: string; sentence?: Sentence }[] = [];
     for (const item of CROSS_SOURCE_SET) results.push({ item, ...(await answer(item)) });
     const answerable = results.filter((r) => r.item.expect === 'answer');
     const clarify = results.filter((r) => r.item.expect === 'clarify');
     const ms = answerable.map((r) => r.ms).sort((a, b) => a - b);
     const pct = (p: number): number => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
     const count = (rs: typeof results, v: Verdict): number => rs.filter((r) => r.verdict === v).length;
+    const sentences = results.flatMap((r) => (r.sentence ? [r.sentence] : []));
+    const backed = sentences.filter((x) => x.unbacked.length === 0).length;
     const lines = [
-      '| set | answerable | execution match | accepted but wrong | errors | clarification when expected / when not | p50 / p95 latency |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
-      `| cross-source (shop DuckDB + crm PostgreSQL) | ${answerable.length} | ${count(answerable, 'match')}/${answerable.length} | ${count(answerable, 'wrong')} | ${count(answerable, 'error') + count(clarify, 'error')} | ${count(clarify, 'asked')}/${clarify.length} / ${count(answerable, 'asked')}/${answerable.length} | ${pct(0.5)} ms / ${pct(0.95)} ms |`,
+      '| set | answerable | execution match | accepted but wrong | errors | clarification when expected / when not | answer sentences backed by the rows | p50 / p95 latency |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      `| cross-source (shop DuckDB + crm PostgreSQL) | ${answerable.length} | ${count(answerable, 'match')}/${answerable.length} | ${count(answerable, 'wrong')} | ${count(answerable, 'error') + count(clarify, 'error')} | ${count(clarify, 'asked')}/${clarify.length} / ${count(answerable, 'asked')}/${answerable.length} | ${backed}/${sentences.length} | ${pct(0.5)} ms / ${pct(0.95)} ms |`,
       '',
-      ...results.map((r) => `- ${r.item.id} ${r.verdict} (${r.ms} ms): ${r.item.request}${r.note ? ` — ${r.note}` : ''}`),
+      ...results.map((r) => `- ${r.item.id} ${r.verdict} (${r.ms} ms): ${r.item.request}${r.note ? ` — ${r.note}` : ''}${r.sentence ? ` — “${r.sentence.text}”${r.sentence.unbacked.length ? ` UNBACKED: ${r.sentence.unbacked.join(', ')}` : ''}` : ''}`),
     ]; // prettier-ignore
     const report = lines.join('\n');
     const out = process.env.EVAL_OUT_DIR ?? path.resolve(__dirname, '../../../reports');
@@ -121,6 +125,21 @@ type Verdict = 'match' | 'wrong' | 'asked' | 'error';
     expect(results).toHaveLength(CROSS_SOURCE_SET.length);
   });
 });
+
+/** The answer in words as a turn over sources writes it, and the numbers in it no row holds. */
+interface Sentence {
+  text: string;
+  unbacked: string[];
+}
+
+function answerSentence(
+  plan: QueryPlan,
+  outcome: { columns: string[]; rows: unknown[][]; truncated: boolean; assumptions: string[] },
+): Sentence {
+  const input = { plan, columns: outcome.columns, rows: outcome.rows, truncated: outcome.truncated, assumptions: outcome.assumptions }; // prettier-ignore
+  const text = templateAnswer(input);
+  return { text, unbacked: unbackedNumbers(text, outcome.rows, countsOf(input)) };
+}
 
 /** Same rows in the same order; numbers equal to 1e-6 relative (decimals travel as doubles). */
 function sameRows(actual: unknown[][], expected: unknown[][]): boolean {

@@ -36,6 +36,7 @@ export const NODE_NAMES = [
   'confirm',
   'give_up',
   'run_sources',
+  'word_answer',
 ] as const;
 export const NodeName = z.enum(NODE_NAMES);
 export type NodeName = z.infer<typeof NodeName>;
@@ -162,6 +163,8 @@ export const SourcesRun = z.object({
   /** The SQL the in-process DuckDB ran over the parts; null when one source answered alone. */
   combine_sql: z.string().nullable(),
   combine_ms: z.number().nonnegative().nullable(),
+  /** Rows of the combined result (the preview holds the first of them); null when none came back. */
+  combined_rows: z.number().int().nonnegative().nullable().default(null),
 });
 export type SourcesRun = z.infer<typeof SourcesRun>;
 

@@ -544,7 +544,7 @@ export interface components {
             target: "veloflux" | "duckdb" | "postgres";
             /** @description `all`: the session addresses every SQL source at once */
             sources: "all" | null;
-            node: ("init_session" | "link" | "route_intent" | "list_streams" | "describe_stream" | "ensure_active_stream" | "draft_sql" | "compile_plan" | "prevalidate" | "validate" | "revise_sql" | "explain" | "cleanup" | "confirm" | "give_up" | "run_sources") | null;
+            node: ("init_session" | "link" | "route_intent" | "list_streams" | "describe_stream" | "ensure_active_stream" | "draft_sql" | "compile_plan" | "prevalidate" | "validate" | "revise_sql" | "explain" | "cleanup" | "confirm" | "give_up" | "run_sources" | "word_answer") | null;
             active_stream: string | null;
             interrupt: {
                 /** @enum {string} */
@@ -769,6 +769,8 @@ export interface components {
                 }[];
                 combine_sql: string | null;
                 combine_ms: number | null;
+                /** @default null */
+                combined_rows: number | null;
             } | null;
             answer: {
                 /** @enum {string} */

@@ -63,8 +63,14 @@ function variants(): Envelope[] {
                   draft: { ...base.draft, sql },
                   validation: { ...base.validation, ok, error, error_stage: error ? 'local' : null, attempt },
                 });
-  // The same states in a session over all SQL sources.
-  return [...out, ...out.map((e) => ({ ...e, sources: 'all' as const }))];
+  // The same states in a session over all SQL sources, and one that answered there.
+  const answered: Envelope = {
+    ...base,
+    sources: 'all',
+    answer: { kind: 'message', text: 'The count is 3.' },
+    explain: { ...base.explain, preview: { columns: ['n'], rows: [[3]], truncated: false } },
+  };
+  return [...out, ...out.map((e) => ({ ...e, sources: 'all' as const })), answered];
 }
 
 function edges(node: NodeName): Set<Next> {
@@ -107,6 +113,20 @@ describe('the workflow graph', () => {
     );
     expect(GRAPH.link.next({ ...e, sources: null, intent: null })).toBe('route_intent');
     expect(GRAPH.run_sources.next(e)).toBe(END);
+  });
+
+  it('words an answer over sources on word_answer, and only an answer with rows', () => {
+    const answered = {
+      ...base,
+      sources: 'all' as const,
+      answer: { kind: 'message' as const, text: 'The count is 3.' },
+      explain: { ...base.explain, preview: { columns: ['n'], rows: [[3]], truncated: false } },
+    };
+    expect(GRAPH.run_sources.next(answered)).toBe('word_answer');
+    expect(GRAPH.run_sources.next({ ...answered, explain: base.explain })).toBe(END);
+    const asked = { ...answered, interrupt: { type: 'need_clarification' as const, question: 'q', choices: null } };
+    expect(GRAPH.run_sources.next(asked)).toBe(END);
+    expect(GRAPH.word_answer.next(answered)).toBe(END);
   });
 
   it('reaches END from every node', () => {

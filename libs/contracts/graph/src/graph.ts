@@ -123,7 +123,15 @@ export const GRAPH: Readonly<Record<NodeName, GraphNode>> = {
   // Sessions over all SQL sources: the request's plan split into parts, each run on its own
   // source, joined in DuckDB, and answered in words; a question the split raises stops the turn.
   // The parts are read-only queries, so a source that is briefly down is retried as an engine call.
-  run_sources: { queue: QueueName.Validator, jobOptions: ENGINE_JOB, next: () => END },
+  run_sources: {
+    queue: QueueName.Validator,
+    jobOptions: ENGINE_JOB,
+    next: (e) => (e.answer?.kind === 'message' && !e.interrupt && e.explain.preview ? 'word_answer' : END),
+  },
+  // The answer in words: the template's sentence is already there; a server model may word it
+  // better (router-llm, as a small fast call), and its sentence is kept only when every number in
+  // it is in the rows. Never fails the turn: on any model failure the template's sentence stays.
+  word_answer: { queue: QueueName.RouterLlm, jobOptions: LLM_JOB, next: () => END },
 };
 
 /** Nodes a given queue's consumer must be able to run. */

@@ -1,5 +1,13 @@
 import { parseQueryPlan } from '@nl2p/query-plan';
-import { chooseAnswer, countsOf, numbersIn, templateAnswer, unbackedNumbers, type AnswerInput } from './index';
+import {
+  chooseAnswer,
+  countsOf,
+  modelSentenceProblem,
+  numbersIn,
+  templateAnswer,
+  unbackedNumbers,
+  type AnswerInput,
+} from './index';
 
 const topCountries: AnswerInput = {
   plan: parseQueryPlan({
@@ -42,7 +50,7 @@ describe('templateAnswer', () => {
   });
 
   it('states a single value', () => {
-    expect(expectBacked({ ...topCountries, plan: null, columns: ['count'], rows: [[42]] })).toBe('The count is 42.');
+    expect(expectBacked({ ...topCountries, plan: null, columns: ['count'], rows: [[42]] })).toBe('Count: 42.');
   });
 
   it('says when nothing matched, when rows were cut, and that assumptions were made', () => {
@@ -82,5 +90,54 @@ describe('numbers in a sentence against the rows', () => {
     });
     expect(invented.text).toBe(templateAnswer(topCountries));
     expect(chooseAnswer(topCountries, null).by).toBe('template');
+  });
+});
+
+describe("a model's sentence", () => {
+  it('may state the whole result’s row count when only a preview is given', () => {
+    const preview = { ...topCountries, totalRows: 120, truncated: true };
+    expect(modelSentenceProblem(preview, 'Germany leads (1234.57) among 120 countries.')).toBeNull();
+    expect(modelSentenceProblem(topCountries, 'Germany leads (1234.57) among 120 countries.')).toBe(
+      "the model's sentence states 120, which no row holds",
+    );
+  });
+
+  it('is refused when empty or longer than three sentences', () => {
+    expect(modelSentenceProblem(topCountries, '  ')).toBe("the model's sentence is empty");
+    const four = 'Germany leads. France follows. Spain is third. That is all.';
+    expect(modelSentenceProblem(topCountries, four)).toMatch(/too long \(4 sentences/);
+    expect(modelSentenceProblem(topCountries, 'Germany leads with 1234.57. France has 987.1.')).toBeNull();
+  });
+});
+
+describe('found by the cross-source eval', () => {
+  it('ranks by the aggregate when the rows are sorted by a grouped name, not by the name', () => {
+    const bySegment: AnswerInput = {
+      ...topCountries,
+      plan: parseQueryPlan({
+        source: 'orders',
+        select: [
+          { kind: 'value', expr: { kind: 'column', ref: { column: 'segment' } } },
+          { kind: 'aggregate', aggregate: { fn: 'count' }, alias: 'orders' },
+        ],
+        group_by: [{ column: 'segment' }],
+        order_by: [{ key: { kind: 'output', index: 0 }, direction: 'asc' }],
+      }),
+      columns: ['segment', 'orders'],
+      rows: [
+        ['consumer', 311],
+        ['enterprise', 128],
+      ],
+    };
+    expect(expectBacked(bySegment)).toBe('The result has 2 rows: consumer (311) and enterprise (128).');
+  });
+
+  it('reads digits inside a row’s text (a model name, a product) as that text, not as numbers', () => {
+    const rows = [
+      ['TH-200', 55.36],
+      ['27-inch Monitor', 3],
+    ];
+    expect(unbackedNumbers('TH-200 averages 55.36; the 27-inch Monitor sold 3.', rows)).toEqual([]);
+    expect(unbackedNumbers('TH-300 averages 55.36.', rows)).toEqual(['-300']);
   });
 });

@@ -9,6 +9,8 @@ export interface AnswerInput {
   /** More rows exist than the ones given. */
   truncated: boolean;
   assumptions: readonly string[];
+  /** How many rows the whole result has, when more exist than `rows` (a sentence may state it). */
+  totalRows?: number;
 }
 
 /** The sentence shown with an answer, and who wrote it. */
@@ -37,7 +39,8 @@ export function templateAnswer(input: AnswerInput): string {
 
 function mainSentence({ plan, columns, rows }: AnswerInput): string {
   if (rows.length === 0) return 'No rows match the request.';
-  if (rows.length === 1 && columns.length === 1) return `The ${label(columns[0])} is ${show(rows[0]?.[0])}.`;
+  // A label such as `orders` is a heading, not a subject: "Orders: 93.", never "The orders is 93."
+  if (rows.length === 1 && columns.length === 1) return `${capitalised(label(columns[0]))}: ${show(rows[0]?.[0])}.`;
   const measure = measureColumn(plan, columns);
   const listed = rows.slice(0, LISTED).map((r) => describeRow(r, columns, measure));
   const list = joinList(listed);
@@ -51,12 +54,21 @@ function mainSentence({ plan, columns, rows }: AnswerInput): string {
   return `The result has ${rows.length} rows${more}: ${list}.`;
 } // prettier-ignore
 
-/** The column a ranking is by: the sorted output, else the last aggregate. */
+/**
+ * The column a ranking is by: the sorted output when it is a computed one (an aggregate or
+ * arithmetic, not a grouped name sorted alphabetically), else the last aggregate.
+ */
 function measureColumn(plan: QueryPlan | null, columns: readonly string[]): number | null {
   const key = plan?.order_by[0]?.key;
-  if (key?.kind === 'output' && key.index < columns.length) return key.index;
+  if (key?.kind === 'output' && key.index < columns.length && isComputed(plan?.select[key.index])) return key.index;
   const lastAggregate = plan?.select.map((p) => p.kind).lastIndexOf('aggregate') ?? -1;
   return lastAggregate >= 0 ? lastAggregate : columns.length > 1 ? columns.length - 1 : null;
+}
+
+/** An output worth ranking by: an aggregate or arithmetic, not a column shown as it is. */
+function isComputed(p: QueryPlan['select'][number] | undefined): boolean {
+  if (!p) return true;
+  return p.kind === 'aggregate' || (p.kind === 'value' && p.expr.kind === 'arith');
 }
 
 function describeRow(row: readonly unknown[], columns: readonly string[], measure: number | null): string {
@@ -74,6 +86,10 @@ function joinList(items: string[]): string {
   return `${items.slice(0, -1).join('; ')} and ${items[items.length - 1] ?? ''}`;
 }
 
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
 function label(column: string | undefined): string {
   return (column ?? 'value').replace(/_/g, ' ');
 }
@@ -89,19 +105,35 @@ export function show(value: unknown): string {
 
 /** Counts a sentence may state besides the rows' values: how many rows, listed, assumptions. */
 export function countsOf(input: AnswerInput): number[] {
-  return [input.rows.length, Math.min(LISTED, input.rows.length), input.assumptions.length];
+  const counts = [input.rows.length, Math.min(LISTED, input.rows.length), input.assumptions.length];
+  return input.totalRows === undefined ? counts : [...counts, input.totalRows];
+}
+
+/** A model's sentence is short: one to three sentences, as the template's. */
+const MAX_SENTENCES = 3;
+const MAX_CHARS = 600;
+
+/**
+ * Why a model's sentence may not be shown for these rows, or null when it may: it must be one to
+ * three sentences and every number in it must be in the rows (or be one of their counts).
+ */
+export function modelSentenceProblem(input: AnswerInput, sentence: string): string | null {
+  const text = sentence.trim();
+  if (!text) return "the model's sentence is empty";
+  const sentences = text.split(/(?<=[.!?])\s+(?=\S)/).length;
+  if (sentences > MAX_SENTENCES || text.length > MAX_CHARS)
+    return `the model's sentence is too long (${sentences} sentences, ${text.length} characters)`;
+  const unbacked = unbackedNumbers(text, input.rows, countsOf(input));
+  return unbacked.length ? `the model's sentence states ${unbacked.join(', ')}, which no row holds` : null;
 }
 
 /**
- * The sentence shown: the model's, when one was written and every number in it is in the rows
- * (or is the row count); otherwise the template's, with the reason.
+ * The sentence shown: the model's, when one was written and {@link modelSentenceProblem} finds
+ * nothing wrong with it; otherwise the template's, with the reason.
  */
 export function chooseAnswer(input: AnswerInput, modelSentence: string | null): AnswerText {
   const template = templateAnswer(input);
   if (!modelSentence?.trim()) return { text: template, by: 'template' };
-  const unbacked = unbackedNumbers(modelSentence, input.rows, countsOf(input));
-  if (unbacked.length) {
-    return { text: template, by: 'template', rejected: `the model's sentence states ${unbacked.join(', ')}, which no row holds` };
-  }
-  return { text: modelSentence.trim(), by: 'model' };
-} // prettier-ignore
+  const rejected = modelSentenceProblem(input, modelSentence);
+  return rejected ? { text: template, by: 'template', rejected } : { text: modelSentence.trim(), by: 'model' };
+}

@@ -1,2 +1,10 @@
-export { chooseAnswer, countsOf, show, templateAnswer, type AnswerInput, type AnswerText } from './answer';
+export {
+  chooseAnswer,
+  countsOf,
+  modelSentenceProblem,
+  show,
+  templateAnswer,
+  type AnswerInput,
+  type AnswerText,
+} from './answer';
 export { numbersIn, unbackedNumbers } from './numbers';

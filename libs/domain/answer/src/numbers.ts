@@ -36,9 +36,19 @@ export function unbackedNumbers(
   allowed: readonly number[] = [],
 ): string[] {
   const known = [...rowNumbers(rows), ...allowed];
-  return numbersIn(sentence)
+  return numbersIn(withoutRowTexts(sentence, rows))
     .filter((n) => !known.some((k) => roundTo(k, n.decimals) === roundTo(n.value, n.decimals) || Math.abs(k) === Math.abs(n.value)))
     .map((n) => n.text);
+} // prettier-ignore
+
+/**
+ * The sentence with every text value of the rows that holds a digit taken out: a name such as
+ * `TH-200` or `27-inch Monitor` is the row's text, not a number the sentence states. Longest
+ * first, so a value is never cut by a shorter one it contains.
+ */
+function withoutRowTexts(sentence: string, rows: readonly (readonly unknown[])[]): string {
+  const texts = new Set(rows.flatMap((row) => row.filter((v): v is string => typeof v === 'string' && /\d/.test(v) && !/^-?\d+(\.\d+)?$/.test(v.trim()))));
+  return [...texts].sort((a, b) => b.length - a.length).reduce((text, value) => text.split(value).join(' '), sentence);
 } // prettier-ignore
 
 function roundTo(x: number, decimals: number): number {

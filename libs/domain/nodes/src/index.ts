@@ -5,3 +5,4 @@ export * from './validator-nodes';
 export * from './clients';
 export * from './worker-core.module';
 export * from './vocabulary';
+export * from './answer-nodes';

@@ -52,9 +52,15 @@ export async function runOverSources(
   schema: LinkSchema,
   sources: SqlSources,
   signal: AbortSignal,
+  streams: StreamsElsewhere = async () => [],
 ): Promise<Envelope> {
   const unclear = clarificationFor(reading, schema, null) ?? notConclusive(reading);
-  if (unclear) return ask(e, unclear.question, unclear);
+  if (unclear) {
+    // A request that names a stream reads a table and a stream: say why it cannot be answered here.
+    const named = streamsNamedIn(e.request ?? '', await streams(), Object.keys(e.tables));
+    if (named.length) return ask(e, streamAndTableSentence(named));
+    return ask(e, unclear.question, unclear);
+  }
   const qualified = qualifyPlan(reading.plan as NonNullable<Reading['plan']>, {
     tables: e.tables,
     keys: {},
@@ -98,8 +104,38 @@ export async function runOverSources(
     validation: { ...e.validation, ok: true, error: null, error_stage: null },
     explain: { ...e.explain, preview, preview_error: null },
     sources_run: run,
-    answer: { kind: 'message', text: answer.text },
+    // The template's sentence; `word_answer` may let a server model word it (checked against the rows).
+    answer: { kind: 'message', text: answer.text, data: { written_by: answer.by } },
   };
+}
+
+/** The streams of the deployment's streaming engines (veloFlux), with the engine's name; empty when none answers. */
+export type StreamsElsewhere = () => Promise<{ stream: string; engine: string }[]>;
+
+/**
+ * Streams the request names by their own name (`sensor_stream`, or `sensor stream` spelled out),
+ * unless a source's table has that name too (then it is that table).
+ */
+export function streamsNamedIn(
+  request: string,
+  streams: readonly { stream: string; engine: string }[],
+  tables: readonly string[],
+): { stream: string; engine: string }[] {
+  const text = ` ${request.toLowerCase().replace(/[^a-z0-9_]+/g, ' ')} `;
+  const tableNames = new Set(tables.map((t) => t.split('.').pop()?.toLowerCase()));
+  return streams.filter(({ stream }) => {
+    const name = stream.toLowerCase();
+    if (tableNames.has(name)) return false;
+    return text.includes(` ${name} `) || text.includes(` ${name.replace(/_/g, ' ')} `);
+  });
+}
+
+/** Why a request that reads a stream cannot be answered over the SQL sources, and what to do instead. */
+export function streamAndTableSentence(named: readonly { stream: string; engine: string }[]): string {
+  const [first] = named;
+  const which = named.map((n) => n.stream).join(', ');
+  const engine = first?.engine ?? 'the streaming engine';
+  return `This request reads the ${engine} stream ${which}, and a question over the SQL sources cannot read ${engine} streams yet: ${engine} stays single-source, so a stream is never combined with a table. Ask about ${which} in a session on the ${engine} target, or ask here about the tables only.`;
 }
 
 /** Rows of the combined result the view keeps, as a SQL target's preview does. */
@@ -119,6 +155,7 @@ function sourcesRunOf(outcome: DagOutcome): NonNullable<Envelope['sources_run']>
     })),
     combine_sql: outcome.kind === 'answer' ? (outcome.combine?.sql ?? null) : null,
     combine_ms: outcome.kind === 'answer' ? (outcome.combine?.elapsedMs ?? null) : null,
+    combined_rows: outcome.kind === 'answer' ? outcome.rows.length : null,
   };
 }
 

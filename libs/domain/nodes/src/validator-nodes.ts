@@ -13,6 +13,25 @@ import { sameColumnValueIn, withReusedPlan } from './examples/reuse-plan';
 import { initOverSources, runOverSources } from './sources-nodes';
 import { currentReading, linkSchemaFor, readRequest, readsRequests, tablesOf, type ReadingOptions } from './reading';
 
+/**
+ * The streams of the deployment's streaming targets, read only when a request over the sources
+ * was not understood (to tell a stream named there from an unknown word). A streaming engine that
+ * does not answer has none: the person then gets the usual question.
+ */
+async function streamsElsewhere(engines: Engines): Promise<{ stream: string; engine: string }[]> {
+  const streaming = engines.available().filter((kind) => engines.profile(kind).streaming);
+  const lists = await Promise.all(
+    streaming.map(async (kind) => {
+      const streams = await engines
+        .for(kind)
+        .listStreams()
+        .catch(() => []);
+      return streams.map((s) => ({ stream: s.name, engine: engines.profile(kind).label }));
+    }),
+  );
+  return lists.flat();
+}
+
 export interface ValidatorDeps {
   engines: Engines;
   grounding: Grounding;
@@ -121,7 +140,9 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
       // Over sources nothing else reads the request (no model drafts), so it is read here when unread.
       const reading =
         currentReading(e) ?? readRequest(e.request ?? '', schema, { ...options, linking: true }, readingResolutions(e));
-      return runOverSources({ ...e, reading }, reading, schema, engines.sources(), ctx.signal);
+      return runOverSources({ ...e, reading }, reading, schema, engines.sources(), ctx.signal, () =>
+        streamsElsewhere(engines),
+      );
     },
 
     async list_streams(e) {

@@ -1,3 +1,4 @@
 export * from './grounding-text';
 export * from './prompts';
 export * from './plan-prompts';
+export * from './answer-prompts';

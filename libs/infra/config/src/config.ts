@@ -144,6 +144,12 @@ export const EnvSchema = z.object({
    */
   PLAN_TRUST_LINKS: z.enum(['true', 'false']).optional(),
   /**
+   * Who words the answer of a question over sources: `template` (by rule) or `model` (the model
+   * writes it, kept only when every number in it is in the rows). Unset: the model with a server,
+   * the template with the embedded model (a 135M model's sentence would mostly be refused).
+   */
+  ANSWER_WRITER: z.enum(['template', 'model']).optional(),
+  /**
    * Plan mode: a word that fits several columns equally is the model's to choose among them (an
    * enumeration, shown as an assumption) instead of a question for the person. Off by default:
    * not yet measured to beat asking (see README, "The model as a chooser").
@@ -299,6 +305,8 @@ export interface AppConfig {
     linking: boolean;
     planTrustLinks: boolean;
     modelChooses: boolean;
+    /** Who words answers over sources (`ANSWER_WRITER`). */
+    answerWriter: 'template' | 'model';
   };
   sink: { type: string; props: Record<string, unknown> };
   retention: { sessionTtlSeconds: number; catalogTtlSeconds: number; eventsMaxLen: number; traceMaxRecords: number };
@@ -383,6 +391,7 @@ function toAppConfig(e: Env): AppConfig {
       linking: e.LINKING,
       planTrustLinks: e.PLAN_TRUST_LINKS ? e.PLAN_TRUST_LINKS === 'true' : provider === 'local',
       modelChooses: e.MODEL_CHOOSES,
+      answerWriter: e.ANSWER_WRITER ?? (provider === 'local' ? 'template' : 'model'),
     },
     sink:
       e.SINK_TYPE === 'mqtt'
