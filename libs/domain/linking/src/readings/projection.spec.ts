@@ -1,7 +1,30 @@
+import type { LinkSchema } from '../types';
 import { readingCorpus, type Example } from '../testing/corpus';
 
 /** [SELECT, ambiguous phrases]. */
 type Said = [select: string | null, ambiguous: string[]];
+
+const int = (name: string) => ({ name, data_type: 'INTEGER' });
+const text = (name: string) => ({ name, data_type: 'VARCHAR' });
+/** Players with their sponsor's name beside their own; parties and hosts through a bridge; customers' orders. */
+const names: LinkSchema = {
+  streaming: false,
+  values: { customers: { customer_name: ['Jeramie', 'Ann'] } },
+  tables: {
+    player: [int('player_id'), text('player_name'), text('sponsor_name'), text('residence')],
+    party: [int('party_id'), text('party_theme')],
+    party_host: [int('party_id'), int('host_id')],
+    host: [int('host_id'), text('name')],
+    customers: [int('customer_id'), text('customer_name')],
+    orders: [
+      int('order_id'),
+      int('customer_id'),
+      text('order_status'),
+      { name: 'date_order_placed', data_type: 'DATE' },
+    ],
+    invoices: [int('invoice_number'), int('order_id'), { name: 'invoice_date', data_type: 'DATE' }],
+  },
+};
 
 describe('projection', () => {
   const EXAMPLES: Example<Said>[] = [
@@ -13,6 +36,19 @@ describe('projection', () => {
     {
       say: 'Number of readings per device, sorted by temperature.',
       means: ['device_id, count(*), max(temperature)', []],
+    },
+    // The word after `of` tells tied columns apart.
+    { say: 'Show the names of sponsors of players.', on: names, means: ['sponsor_name', []] },
+    // A table said after `of` is whose columns the words before are, and not listed itself.
+    {
+      say: 'Show the themes of parties and the names of the party hosts.',
+      on: names,
+      means: ['party.party_theme, host.name', []],
+    },
+    {
+      say: 'Give me the id and status of orders which belong to the customer named "Jeramie".',
+      on: names,
+      means: ['orders.order_id, orders.order_status', []],
     },
     // Naming the table is asking for its rows.
     { say: 'Show all devices.', means: ['', []] },
