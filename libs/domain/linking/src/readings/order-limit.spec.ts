@@ -15,6 +15,11 @@ const figures: LinkSchema = {
       { name: 'Name', data_type: 'VARCHAR' },
       { name: 'Sales_in_Billion', data_type: 'DOUBLE' },
     ],
+    host: [
+      { name: 'Host_ID', data_type: 'INTEGER' },
+      { name: 'Name', data_type: 'VARCHAR' },
+      { name: 'Age', data_type: 'INTEGER' },
+    ],
     journalist: [
       { name: 'journalist_ID', data_type: 'INTEGER' },
       { name: 'Nationality', data_type: 'VARCHAR' },
@@ -49,6 +54,9 @@ describe('order-limit', () => {
       on: figures,
       means: ['Years_working desc', 1, null],
     },
+    // `the oldest X` with no time column: the age, highest first, one row.
+    { say: 'Show the name of the oldest host.', on: figures, means: ['Age desc', 1, null] },
+    { say: 'Show the name of the youngest host.', on: figures, means: ['Age asc', 1, null] },
     // A name sorts as itself.
     { say: 'Customers sorted by name.', means: ['name asc', null, '"sorted by name" is read as ascending'] },
   ];

@@ -1,5 +1,6 @@
 import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
 import type { AggregateLink, OrderLink } from '../types';
+import { conceptColumns } from '../match';
 import { aggregateOf, exprOf } from './expressions';
 import { column, doubt, isTableMention, ref, resolve, term, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState } from './state';
@@ -26,9 +27,11 @@ export const orderLimit: ReadingRule = {
     // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
     if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
     const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
-    const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
+    let direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
     if (!orderSpec && !(limit && s.aggregates.length)) return;
-    const key = orderKey(s, orderSpec ?? null);
+    let key = orderKey(s, orderSpec ?? null);
+    const byAge = !key && orderSpec ? oldestByAge(s, orderSpec) : null;
+    if (byAge) [key, direction] = [byAge, 'desc'];
     if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
     else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
     if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
@@ -69,6 +72,18 @@ function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
   const first = s.aggregates[0];
   if (first) return { kind: 'aggregate', aggregate: first.agg };
   return null;
+}
+
+/**
+ * `the oldest student` where no time column says when rows began: the one age column in scope,
+ * highest first (`youngest` is the age concept's own, ascending).
+ */
+function oldestByAge(s: ReadingState, o: OrderLink): OrderKey | null {
+  if (!o.key || !('time' in o.key) || !/\boldest\b/i.test(o.text)) return null;
+  const ages = conceptColumns(s.index, 'older').filter((c) => s.scope.includes(c.table));
+  const info = ages.length === 1 && ages[0] ? column(s, ages[0]) : undefined;
+  if (!ages[0] || !info) return null;
+  return { kind: 'value', expr: { kind: 'column', ref: ref(s, { table: ages[0].table, info, score: 1 }) } };
 }
 
 /** A count said of a column holding the number per row (aggregates' `isRowFigure`): the column. */

@@ -17,6 +17,19 @@ export const oneAnswer: LinkRule = {
     if (s.limits.length || !hasSuperlative) return;
     for (let i = 0; i < s.tokens.length; i++) {
       const w = norm(s, i);
+      const entity = w === 'the' ? superlativeEntity(s, i) : null;
+      if (entity) {
+        s.orders.push({
+          start: i,
+          end: entity,
+          text: slice(s, i, entity),
+          direction: null,
+          limit: 1,
+          key: null,
+          hinted: [],
+        });
+        return;
+      }
       const singularThe = w === 'the' && singledOut(s, i);
       if (w !== 'which' && w !== 'what' && !singularThe) continue;
       const next = s.tokens[i + 1];
@@ -32,6 +45,21 @@ export const oneAnswer: LinkRule = {
     }
   },
 };
+
+/**
+ * `the oldest host`, `the largest city`: `the`, a superlative and one row of a table said in the
+ * singular (a table's name, not a column's: `the highest temperature per device` is a max). The
+ * end of the noun, or null.
+ */
+function superlativeEntity(s: LinkState, i: number): number | null {
+  const sup = superlativeAt(s.tokens, i + 1);
+  const t = sup ? s.termAt.get(sup.end) : undefined;
+  if (!sup || !t || t.start !== sup.end || t.values.length) return null;
+  const table = t.tables[0];
+  const noun = s.tokens[t.end - 1]?.norm ?? '';
+  const namesTable = !!table && !t.columns.some((c) => c.score > table.score);
+  return namesTable && singular(noun) === noun ? t.end : null;
+}
 
 /** `the X with the best …`: the noun after `the` at `i` is followed by a clause with a superlative. */
 function singledOut(s: LinkState, i: number): boolean {
