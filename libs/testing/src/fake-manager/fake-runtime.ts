@@ -89,14 +89,20 @@ export class FakeRuntime {
 
   private accept(payload: Buffer): void {
     this.count('source', 1, 1);
-    let row: Row;
+    let parsed: Row | Row[];
     try {
-      row = JSON.parse(payload.toString('utf8')) as Row;
+      parsed = JSON.parse(payload.toString('utf8')) as Row | Row[];
     } catch (err) {
       this.count('decoder', 1, 0, `decode error: invalid json: ${(err as Error).message}`);
       return;
     }
-    this.count('decoder', 1, 1);
+    // As the engine's json decoder: an array is a batch of rows (`[]` none), an object one row.
+    const rows = Array.isArray(parsed) ? parsed : [parsed];
+    this.count('decoder', 1, rows.length);
+    for (const row of rows) this.process(row);
+  }
+
+  private process(row: Row): void {
     if (this.plan.window) this.count('watermark', 1, 1);
     if (!this.aggregated) {
       if (this.filter(row)) this.emit(1);
