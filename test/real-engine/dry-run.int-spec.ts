@@ -72,7 +72,7 @@ suite('the dry run against a real veloFlux Manager', () => {
     if (!handler) throw new Error('no validate node');
     const started = Date.now();
     const out = await handler(e, ctx);
-    await which.for('veloflux').cleanup(out.validation.tmp_pipeline_id ?? '');
+    if (out.validation.tmp_pipeline_id) await which.for('veloflux').cleanup(out.validation.tmp_pipeline_id);
     return { out, ms: Date.now() - started };
   }
 
@@ -247,7 +247,7 @@ suite('the dry run against a real veloFlux Manager', () => {
       script = new LlmScript(llm);
     });
 
-    it('a BETWEEN draft is repaired from the dry run’s runtime error, and the repair is offered', async () => {
+    it('a BETWEEN draft is refused by the local check (what the dry run showed above) and repaired; the repair runs and is offered', async () => {
       script
         .route({ intent: 'nl2sql', stream: ORDERS, question: null })
         .draft(BETWEEN_SQL)
@@ -257,8 +257,11 @@ suite('the dry run against a real veloFlux Manager', () => {
       const view = await api.turn(id, { text: 'orders with an amount between 10 and 50' });
       expect(view).toMatchObject({ interrupt: { type: 'need_confirm' }, sql: RANGE_SQL });
       expect(view.attempts.failures).toHaveLength(1);
-      expect(view.attempts.failures[0].error).toMatch(/failed on sample rows when run: Type mismatch/);
-      figures.push(`turn: BETWEEN draft → dry-run failure → repair → need_confirm in ${Date.now() - started} ms`);
+      // The local check now refuses BETWEEN before the engine sees it (the first test shows what the
+      // engine would do with it); the repair then passes create, explain and the dry run.
+      expect(view.attempts.failures[0].error).toMatch(/BETWEEN fails on every row when a veloFlux pipeline runs/);
+      expect(view.assumptions).toEqual([]);
+      figures.push(`turn: BETWEEN draft → local-check refusal → repair → dry run → need_confirm in ${Date.now() - started} ms`);
     });
   });
 });
