@@ -116,12 +116,13 @@ suite('the dry run against a real veloFlux Manager', () => {
     for (const sql of [BETWEEN_SQL, IN_SQL]) {
       const report = await dryRun(ORDERS, sql);
       expect(report).toMatchObject({ outcome: 'runtime_error', rowsOut: 0 });
-      expect(report.error).toMatch(/^Type mismatch: expected /);
+      // The engine's words, prefixed by where it failed (the fake keeps only the tail).
+      expect(report.error).toMatch(/Type mismatch: expected .* got Bool\((true|false)\) and Bool\((true|false)\)/);
     }
     const { out, ms } = await validate(engines.on, envelope(ORDERS, BETWEEN_SQL));
     expect(out.validation).toMatchObject({ ok: false, error_stage: 'engine' });
     expect(out.validation.error).toMatch(
-      /^the engine accepted the pipeline, but it failed on sample rows when run: Type mismatch/,
+      /^the engine accepted the pipeline, but it failed on sample rows when run: .*Type mismatch/,
     );
     figures.push(`validate BETWEEN with the dry run: ${ms} ms`);
   });
@@ -168,21 +169,34 @@ suite('the dry run against a real veloFlux Manager', () => {
   });
 
   it('a pipeline that emits nothing on rows meeting its conditions is offered with a warning', async () => {
-    const plan = parseQueryPlan({ source: ORDERS, joins: [], distinct: false, group_by: [{ column: 'region' }], time_bucket: null, window: null, having: [], order_by: [], limit: null,
-      select: [{ kind: 'value', expr: { kind: 'column', ref: { column: 'region' } }, alias: null }, { kind: 'aggregate', aggregate: { fn: 'count', arg: null, distinct: false }, alias: 'n' }],
-      where: { kind: 'compare', left: { kind: 'column', ref: { column: 'amount' } }, op: '>', value: { kind: 'number', value: 10 } },
+    // count(DISTINCT …) is accepted at create and explain, then never emits (the engine logs
+    // "DISTINCT aggregates are not supported yet"); the local check refuses it in a turn, so the
+    // node sees it here directly. Not reproduced on this engine: the issue's shape
+    // `WHERE isnull(x) GROUP BY k` without a window, and `WHERE amount > 10 GROUP BY region`,
+    // both emitted (8 rows out of 12 and 16 fed): the filter runs after the aggregation on the
+    // aggregated row's own values.
+    const plan = parseQueryPlan({ source: ORDERS, joins: [], distinct: false, group_by: [], time_bucket: null,
+      window: { kind: 'tumbling', unit: 'second', size: 2 }, having: [], order_by: [], limit: null, where: null,
+      select: [{ kind: 'aggregate', aggregate: { fn: 'count', arg: { kind: 'column', ref: { column: 'region' } }, distinct: true }, alias: 'n' }],
     }); // prettier-ignore
-    const sql = `SELECT region, count(*) AS n FROM ${ORDERS} WHERE amount > 10 GROUP BY region`;
+    const sql = `SELECT count(DISTINCT region) AS n FROM ${ORDERS} GROUP BY tumblingwindow('ss', 2)`;
     const report = await dryRun(ORDERS, sql, plan);
-    expect(report).toMatchObject({ outcome: 'ran', rowsOut: 0 });
+    expect(report).toMatchObject({ outcome: 'ran', rowsOut: 0, windowCut: null });
     expect(report.rowsFed).toBeGreaterThan(0);
     const { out } = await validate(engines.on, envelope(ORDERS, sql, plan));
     expect(out.validation.ok).toBe(true);
     expect(out.draft.assumptions).toEqual([
       expect.stringMatching(
-        /^On sample rows this pipeline emitted nothing: \d+ rows in, \d+ of them meeting its conditions, none out\./,
+        /^On sample rows this pipeline emitted nothing: \d+ rows in, \d+ of them meeting its conditions, none out after waiting for a 2 s tumbling window to flush\./,
       ),
     ]);
+  });
+
+  it('what the real engine does with the fallback shape WHERE … GROUP BY without a window: it emits', async () => {
+    const sql = `SELECT region, count(*) AS n FROM ${ORDERS} WHERE amount > 10 GROUP BY region`;
+    const report = await dryRun(ORDERS, sql);
+    expect(report).toMatchObject({ outcome: 'ran', error: null });
+    expect(report.rowsOut).toBeGreaterThan(0);
   });
 
   it('a windowed aggregate with the row condition inside the aggregates emits the hand-computed numbers', async () => {
@@ -261,7 +275,9 @@ suite('the dry run against a real veloFlux Manager', () => {
       // engine would do with it); the repair then passes create, explain and the dry run.
       expect(view.attempts.failures[0].error).toMatch(/BETWEEN fails on every row when a veloFlux pipeline runs/);
       expect(view.assumptions).toEqual([]);
-      figures.push(`turn: BETWEEN draft → local-check refusal → repair → dry run → need_confirm in ${Date.now() - started} ms`);
+      figures.push(
+        `turn: BETWEEN draft → local-check refusal → repair → dry run → need_confirm in ${Date.now() - started} ms`,
+      );
     });
   });
 });

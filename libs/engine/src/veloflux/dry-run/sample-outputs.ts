@@ -192,7 +192,8 @@ interface FeedPlan {
  * longest window may take to flush.
  */
 function feedPlan(columns: readonly Column[], sqls: readonly string[]): FeedPlan {
-  const base = sampleRows(columns, null, sqls.join('\n'), Date.now()).rows;
+  const covering = sampleRows(columns, null, sqls.join('\n'), Date.now()).rows;
+  const base = [...covering, ...mixedRows(covering, MIXED_ROWS)];
   const waits = sqls.map((s) => windowWait(null, s)).filter((w) => w !== null);
   const longest = waits.sort((a, b) => b.waitMs - a.waitMs)[0] ?? null;
   const wanted = Math.min(Math.max(0, ...waits.map((w) => w.rows)), 1_000);
@@ -201,6 +202,41 @@ function feedPlan(columns: readonly Column[], sqls: readonly string[]): FeedPlan
   const tumbling = sqls.map((s) => /\btumblingwindow\s*\(\s*'ss'\s*,\s*(\d+)/i.exec(s)).filter((m) => m !== null);
   const tumblingSeconds = tumbling.length ? Math.max(...tumbling.map((m) => Number(m[1]))) : null;
   return { rows, window: longest?.label ?? null, waitMs: longest?.waitMs ?? 0, tumblingSeconds };
+}
+
+/** At most this many rows that mix every column's values (on top of the covering rows). */
+const MIXED_ROWS = 64;
+const SPREAD = 7_919;
+
+/**
+ * Rows that combine each column's sample values with every other's (in mixed radix, thinned to
+ * `cap`): the covering rows give a group key the same values each time, so avg, min and max of a
+ * group would agree, and an output comparison could not tell them apart.
+ */
+export function mixedRows(rows: readonly SampleRow[], cap: number): SampleRow[] {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const values = keys.map((k) => dedupeValues(rows.map((r) => r[k])));
+  const total = values.reduce((n, v) => n * v.length, 1);
+  // Past the cap, indices spread by a prime step (a plain stride could be a multiple of one
+  // column's count and never vary that column).
+  const indices = Array.from({ length: Math.min(total, cap) }, (_, i) => (total <= cap ? i : (i * SPREAD) % total));
+  const out: SampleRow[] = [];
+  for (const index of indices) {
+    let rest = index;
+    const row: SampleRow = {};
+    keys.forEach((k, i) => {
+      row[k] = values[i][rest % values[i].length];
+      rest = Math.floor(rest / values[i].length);
+    });
+    out.push(row);
+  }
+  return out;
+}
+
+function dedupeValues(list: unknown[]): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const v of list) seen.set(JSON.stringify(v) ?? 'undefined', v);
+  return [...seen.values()];
 }
 
 /**
