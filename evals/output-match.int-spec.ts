@@ -60,7 +60,9 @@ describe('eval output match against the fake Manager', () => {
     );
     expect(verdict).toMatchObject({
       match: false,
-      detail: 'failed on sample rows: Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
+      detail:
+        'failed on sample rows: Processing error: Failed to apply filter: Filter error: Failed to evaluate filter expression: ' +
+        'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
     });
   });
 });

@@ -84,6 +84,7 @@ describe('validate: the dry run on sample rows (veloFlux)', () => {
     expect(out.validation).toMatchObject({ ok: false, error_stage: 'engine', tmp_pipeline_id: null });
     expect(out.validation.error).toBe(
       'the engine accepted the pipeline, but it failed on sample rows when run: ' +
+        'Processing error: Failed to apply filter: Filter error: Failed to evaluate filter expression: ' +
         'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
     );
     // The validated temp pipeline goes too: the attempt failed.
