@@ -16,6 +16,7 @@ import { evalGateway } from './src/gateway';
 import { ROOT } from '@nl2p/testing';
 import { ResultDb } from './src/results';
 import { ReferencePlans } from './src/reference-plans';
+import { outputJudge } from './src/cli';
 import { runSqlEval, runVelofluxEval } from './src/runner';
 import { startEvalStack, type EvalStack } from './src/stack';
 
@@ -399,14 +400,30 @@ describe('eval runner and scoring, with a scripted model', () => {
   it("scores the veloFlux items by the engine's plan of the accepted SQL against its plan of the reference", async () => {
     const gateway = evalGateway(stack.gatewayUrl, stack.apiKey);
     const references = new ReferencePlans(managerUrl);
-    const { summary, items } = await runVelofluxEval(veloItems, { gateway, turnTimeoutMs: 20_000, references });
+    // As the eval command judges with the fake Manager: output match says it measured nothing.
+    const outputs = outputJudge({ VELOFLUX_DRY_RUN_BROKER_URL: 'tcp://127.0.0.1:1883' }, managerUrl, true);
+    const { summary, items } = await runVelofluxEval(veloItems, {
+      gateway,
+      turnTimeoutMs: 20_000,
+      references,
+      outputs,
+    });
     expect(items.map((i) => ({ id: i.id, outcome: i.outcome, plan: i.plan_match, detail: i.plan_detail }))).toEqual([
       { id: 'vf-01', outcome: 'sql', plan: true, detail: null },
       { id: 'vf-02', outcome: 'sql', plan: false, detail: expect.stringMatching(/^plan step \d+: /) },
       { id: 'vf-09', outcome: 'sql', plan: false, detail: expect.stringContaining('fields=[*]') },
       { id: 'vf-12', outcome: 'clarification', plan: null, detail: null },
     ]);
+    expect(items.map((i) => [i.output_match, i.output_detail])).toEqual([
+      ...Array.from({ length: 3 }, () => [
+        null,
+        "not measured: the fake Manager's runtime counts rows but computes no values",
+      ]),
+      [null, null],
+    ]);
     expect(summary).toMatchObject({
+      output_match: { count: 0, of: 0 },
+      output_not_measured: 3,
       plan_match: { count: 1, of: 3 },
       valid_within_budget: { count: 3, of: 3 },
       clarification_when_expected: { count: 1, of: 1 },

@@ -8,6 +8,7 @@ import { loadSqlSet, loadVelofluxSet } from './dataset';
 import { evalGateway } from './gateway';
 import { renderEvalMarkdown, type EvalReport } from './report';
 import { ResultDb } from './results';
+import { EngineOutputJudge, outputNotMeasured, type OutputJudge } from './output-match';
 import { ReferencePlans } from './reference-plans';
 import { runSqlEval, runVelofluxEval } from './runner';
 import { checkLlmReachable, llmSettings, passThroughEnv, startEvalStack, type EvalStack } from './stack';
@@ -91,6 +92,7 @@ export async function runEvalCli(
           turnTimeoutMs,
           log: o.log,
           references: new ReferencePlans(velofluxUrl),
+          outputs: outputJudge(env, velofluxUrl, fake !== null),
         })),
       };
     }
@@ -124,4 +126,16 @@ export async function runEvalCli(
     await stack?.stop();
     await fake?.stop();
   }
+}
+
+/**
+ * Output match needs the engine's runtime and a broker both sides reach
+ * (`VELOFLUX_DRY_RUN_BROKER_URL`, as the product's dry run); the fake Manager's runtime counts
+ * rows but computes no values, so with it output match is not measured and the report says so.
+ */
+export function outputJudge(env: NodeJS.ProcessEnv, managerUrl: string, fake: boolean): OutputJudge {
+  if (fake) return outputNotMeasured("the fake Manager's runtime counts rows but computes no values");
+  const broker = env.VELOFLUX_DRY_RUN_BROKER_URL;
+  if (!broker) return outputNotMeasured('no MQTT broker for the engine (set VELOFLUX_DRY_RUN_BROKER_URL)');
+  return new EngineOutputJudge(managerUrl, broker, Number(env.EVAL_OUTPUT_LIMIT_MS ?? 150_000));
 }

@@ -113,20 +113,29 @@ export function renderEvalMarkdown(r: EvalReport): string {
       '',
     );
     out.push(
-      table(['measure', 'value'], [['accepted and planned like the reference', pct(s.plan_match)], ...commonRows(s)]),
+      table(
+        ['measure', 'value'],
+        [
+          ['accepted and planned like the reference', pct(s.plan_match)],
+          ['same output as the reference on sample rows (of the measured)', pct(s.output_match)],
+          ['output not measured (why: per item)', String(s.output_not_measured)],
+          ...commonRows(s),
+        ],
+      ),
     );
     out.push('', '### Items', '');
     out.push(
       table(
-        ['id', 'stream', 'outcome', 'plan', 'attempts', 'latency', 'detail'],
+        ['id', 'stream', 'outcome', 'plan', 'output', 'attempts', 'latency', 'detail'],
         r.veloflux.items.map((i) => [
           i.id,
           i.stream,
           i.outcome,
           yes(i.plan_match),
+          yes(i.output_match),
           String(i.attempts),
           ms(i.latency_ms),
-          planDetail(i).slice(0, 140),
+          [planDetail(i), i.output_detail ? `output: ${i.output_detail}` : ''].filter(Boolean).join('; ').slice(0, 200),
         ]),
       ),
     );

@@ -3,6 +3,7 @@ import { converse, type AttemptRecord, type Conversation } from './conversation'
 import type { SqlEvalItem, VelofluxEvalItem } from './dataset';
 import type { EvalGateway } from './gateway';
 import { planDifference } from './plan-shape';
+import type { OutputJudge, OutputVerdict } from './output-match';
 import type { ReferencePlans } from './reference-plans';
 import { compareResults, type ResultDb } from './results';
 import { outcomeOf, percentile, rate, safetyFindings, type Outcome, type Rate, type SafetyFindings } from './score';
@@ -45,6 +46,15 @@ export interface VelofluxItemResult extends ItemCommon {
   plan_match: boolean | null;
   /** Why not: the first plan difference, or the engine's refusal of the reference. */
   plan_detail: string | null;
+  /**
+   * The accepted SQL's output on sample rows equals the reference's (multisets, run side by side
+   * on the engine); null when not measured (clarify items, no accepted SQL, or the reason in
+   * `output_detail`).
+   */
+  output_match: boolean | null;
+  output_detail: string | null;
+  /** The output dry run's figures, when it ran. */
+  output_figures: OutputVerdict['figures'];
 }
 
 export interface CommonSummary {
@@ -85,11 +95,17 @@ export interface SqlEvalSummary extends CommonSummary {
 
 export interface VelofluxEvalSummary extends CommonSummary {
   plan_match: Rate;
+  /** Of the items whose output was measured (see `output_not_measured`). */
+  output_match: Rate;
+  /** SQL items whose output could not be compared (the reason is in each item's `output_detail`). */
+  output_not_measured: number;
 }
 
 export interface VelofluxRunOptions extends RunOptions {
   /** The engine's plans of the reference SQL, from the Manager the product runs against. */
   references: ReferencePlans;
+  /** Output match on sample rows; default: not measured. */
+  outputs?: OutputJudge;
 }
 
 export interface RunOptions {
@@ -252,7 +268,7 @@ export async function runSqlEval(
   };
 }
 
-/** The veloFlux set: the engine's plan of the accepted SQL against its plan of the reference. */
+/** The veloFlux set: the engine's plan of the accepted SQL against its plan of the reference, and their outputs. */
 export async function runVelofluxEval(
   items: readonly VelofluxEvalItem[],
   opts: VelofluxRunOptions,
@@ -265,26 +281,53 @@ export async function runVelofluxEval(
       turnTimeoutMs: opts.turnTimeoutMs ?? 300_000,
     });
     const base = await common('veloflux', item, c);
-    let plan_match: boolean | null = null;
-    let plan_detail: string | null = null;
-    if (item.reference_sql !== null) {
-      const reference = await opts.references.planOf(item.id, item.reference_sql);
-      if (!reference.ok) plan_detail = `the engine refused the reference SQL: ${reference.error}`;
-      else if (!base.valid_within_budget || !c.explain) plan_detail = 'no accepted SQL';
-      else plan_detail = planDifference(c.explain, reference.explain);
-      plan_match = reference.ok && base.valid_within_budget && plan_detail === null;
-    }
+    const plan = await planVerdict(item, base, c.explain, opts.references);
+    const output = await outputVerdict(item, base, opts.outputs);
     opts.log?.(
-      `${String(i + 1).padStart(3)}/${items.length} ${item.id}: ${base.outcome}, plan ${String(plan_match)}, ${base.latency_ms} ms`,
+      `${String(i + 1).padStart(3)}/${items.length} ${item.id}: ${base.outcome}, plan ${String(plan.plan_match)}, ` +
+        `output ${String(output.match)}${output.detail ? ` (${output.detail})` : ''}, ${base.latency_ms} ms`,
     );
-    return { ...base, stream: item.stream, plan_match, plan_detail };
+    return {
+      ...base,
+      stream: item.stream,
+      ...plan,
+      output_match: output.match,
+      output_detail: output.detail,
+      output_figures: output.figures,
+    };
   });
   const sqlItems = results.filter((r) => r.expect === 'sql');
+  const measured = sqlItems.filter((r) => r.output_match !== null);
   return {
     summary: {
       ...summarizeCommon(results),
       plan_match: rate(sqlItems.filter((r) => r.plan_match).length, sqlItems.length),
+      output_match: rate(measured.filter((r) => r.output_match).length, measured.length),
+      output_not_measured: sqlItems.length - measured.length,
     },
     items: results,
   };
+}
+
+async function planVerdict(
+  item: VelofluxEvalItem,
+  base: ItemCommon,
+  explain: string | null,
+  references: ReferencePlans,
+): Promise<{ plan_match: boolean | null; plan_detail: string | null }> {
+  if (item.reference_sql === null) return { plan_match: null, plan_detail: null };
+  const reference = await references.planOf(item.id, item.reference_sql);
+  let plan_detail: string | null;
+  if (!reference.ok) plan_detail = `the engine refused the reference SQL: ${reference.error}`;
+  else if (!base.valid_within_budget || !explain) plan_detail = 'no accepted SQL';
+  else plan_detail = planDifference(explain, reference.explain);
+  return { plan_match: reference.ok && base.valid_within_budget && plan_detail === null, plan_detail };
+}
+
+/** No accepted SQL fails output match, as it fails execution match on the SQL sets. */
+async function outputVerdict(item: VelofluxEvalItem, base: ItemCommon, judge?: OutputJudge): Promise<OutputVerdict> {
+  if (item.reference_sql === null) return { match: null, detail: null, figures: null };
+  if (!base.valid_within_budget || !base.sql) return { match: false, detail: 'no accepted SQL', figures: null };
+  if (!judge) return { match: null, detail: 'not measured: no output judge', figures: null };
+  return judge.judge(item.id, item.stream, item.reference_sql, base.sql);
 }

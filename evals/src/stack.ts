@@ -9,7 +9,7 @@ import { SERVICES, ServiceProcess, deleteKeysWithPrefix, freePort, waitForHealth
 
 /** Environment keys handed through to the services: the LLM and the knobs that shape answers. */
 const PASS_THROUGH =
-  /^(LLM_|LOCAL_|DRAFT_MODE$|LINKING$|PLAN_TRUST_LINKS$|MAX_ATTEMPTS$|QUERY_TIMEOUT_MS$|PREVIEW_ROWS$|ENGINE_|WORKER_CONCURRENCY$|CATALOG_TTL_SECONDS$|OTEL_|TRACE_CONTENT$|HOME$|NODE_LLAMA_CPP_)/;
+  /^(LLM_|LOCAL_|DRAFT_MODE$|LINKING$|PLAN_TRUST_LINKS$|MAX_ATTEMPTS$|QUERY_TIMEOUT_MS$|VELOFLUX_DRY_RUN|PREVIEW_ROWS$|ENGINE_|WORKER_CONCURRENCY$|CATALOG_TTL_SECONDS$|OTEL_|TRACE_CONTENT$|HOME$|NODE_LLAMA_CPP_)/;
 
 /** The keys of `env` the services get: the LLM and the knobs that shape answers. */
 export function passThroughEnv(env: NodeJS.ProcessEnv): Record<string, string> {

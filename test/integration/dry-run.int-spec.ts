@@ -84,6 +84,7 @@ describe('validate: the dry run on sample rows (veloFlux)', () => {
     expect(out.validation).toMatchObject({ ok: false, error_stage: 'engine', tmp_pipeline_id: null });
     expect(out.validation.error).toBe(
       'the engine accepted the pipeline, but it failed on sample rows when run: ' +
+        'Processing error: Failed to apply filter: Filter error: Failed to evaluate filter expression: ' +
         'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
     );
     // The validated temp pipeline goes too: the attempt failed.
@@ -105,17 +106,16 @@ describe('validate: the dry run on sample rows (veloFlux)', () => {
   });
 
   it('warns when rows meeting the conditions go in and nothing comes out', async () => {
-    // The embedded model's fallback shape: WHERE beside an aggregation without a window, which
-    // the engine applies after aggregating (to the group keys), so no row ever gets through.
+    // count(DISTINCT …) is accepted at create and explain and never emits when run (live engine;
+    // the local check refuses it in a turn, so it reaches the node here directly).
     const plan = parseQueryPlan({ source: 'orders', joins: [], distinct: false, group_by: [{ column: 'region' }], time_bucket: null,
-      window: null, having: [], order_by: [], limit: null,
+      window: null, having: [], order_by: [], limit: null, where: null,
       select: [
         { kind: 'value', expr: { kind: 'column', ref: { column: 'region' } }, alias: null },
-        { kind: 'aggregate', aggregate: { fn: 'count', arg: null, distinct: false }, alias: 'n' },
+        { kind: 'aggregate', aggregate: { fn: 'count', arg: { kind: 'column', ref: { column: 'order_id' } }, distinct: true }, alias: 'n' },
       ],
-      where: { kind: 'compare', left: { kind: 'column', ref: { column: 'amount' } }, op: '>', value: { kind: 'number', value: 10 } },
     }); // prettier-ignore
-    const sql = 'SELECT region, count(*) AS n FROM orders WHERE amount > 10 GROUP BY region';
+    const sql = 'SELECT region, count(DISTINCT order_id) AS n FROM orders GROUP BY region';
     const out = await validate(envelope(sql, plan));
     expect(out.validation.ok).toBe(true);
     expect(out.draft.assumptions).toEqual([

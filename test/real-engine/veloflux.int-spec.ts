@@ -6,6 +6,7 @@ import { LlmScript } from '../support/llm-script';
 import { startStack, type Stack } from '../support/stack';
 import { loadVelofluxSet } from '../../evals/src/dataset';
 import { evalGateway } from '../../evals/src/gateway';
+import { EngineOutputJudge, outputNotMeasured } from '../../evals/src/output-match';
 import { ReferencePlans } from '../../evals/src/reference-plans';
 import { runVelofluxEval } from '../../evals/src/runner';
 
@@ -18,6 +19,7 @@ import { runVelofluxEval } from '../../evals/src/runner';
  * Only the LLM is scripted. The example streams are created as `mock` streams when missing.
  */
 const url = process.env.VELOFLUX_URL;
+const broker = process.env.VELOFLUX_DRY_RUN_BROKER_URL;
 const enabled = process.env.RUN_VELOFLUX === '1' && Boolean(url);
 if (!enabled) console.log('real-engine suite skipped: set RUN_VELOFLUX=1 and VELOFLUX_URL to a real veloFlux Manager');
 const suite = enabled ? describe : describe.skip;
@@ -113,13 +115,19 @@ suite('the workflow against a real veloFlux Manager', () => {
       gateway: evalGateway(api.baseUrl),
       turnTimeoutMs: 30_000,
       references: new ReferencePlans(url ?? ''),
+      // Output match needs a broker the engine and this process share (scripts/real-engine.sh).
+      outputs: broker ? new EngineOutputJudge(url ?? '', broker) : outputNotMeasured('no VELOFLUX_DRY_RUN_BROKER_URL'),
     });
     console.log(
       `veloFlux eval on the real engine: plan match ${summary.plan_match.count}/${summary.plan_match.of}, ` +
+        `output match ${summary.output_match.count}/${summary.output_match.of} (not measured: ${summary.output_not_measured}), ` +
         `clarification when expected ${summary.clarification_when_expected.count}/${summary.clarification_when_expected.of}\n` +
         items
           .map(
-            (i) => `${i.id}: ${i.outcome}, plan ${String(i.plan_match)}${i.plan_detail ? ` (${i.plan_detail})` : ''}`,
+            (i) =>
+              `${i.id}: ${i.outcome}, plan ${String(i.plan_match)}${i.plan_detail ? ` (${i.plan_detail})` : ''}, ` +
+              `output ${String(i.output_match)}${i.output_detail ? ` (${i.output_detail})` : ''}` +
+              `${i.output_figures ? ` ${JSON.stringify(i.output_figures)}` : ''}${i.sql ? `\n    ${i.sql}` : ''}`,
           )
           .join('\n'),
     );
@@ -127,7 +135,7 @@ suite('the workflow against a real veloFlux Manager', () => {
     expect(items.filter((i) => i.plan_detail?.startsWith('the engine refused the reference'))).toEqual([]);
     expect(summary).toMatchObject({ grounding_violations: 0, unsafe_statements: 0 });
     expect(summary.plan_match.count).toBeGreaterThan(0);
-  }, 300_000);
+  }, 1_200_000);
 
   it('plan mode: a window per device reaches need_confirm with the engine plan, and the request is accepted as is', async () => {
     const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'true', LINKING: 'true' });

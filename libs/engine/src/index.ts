@@ -19,3 +19,9 @@ export * from './postgres/demo-data';
 export * from './compiler';
 export * from './targets';
 export * from './sources/index';
+export {
+  SampleOutputs,
+  type QueryOutput,
+  type SampleOutputsReport,
+  type SampleOutputsRequest,
+} from './veloflux/dry-run/sample-outputs';

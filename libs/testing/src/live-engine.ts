@@ -121,24 +121,28 @@ export const LIVE_RUNTIME_FACTS: { sql: string; emitted: string; meaning: string
   },
 ];
 
+/** Where the running filter failed: the prefix of its `last_error` in the stats. */
+const FILTER_FAILED = 'Processing error: Failed to apply filter: Filter error: Failed to evaluate filter expression: ';
+
 /**
  * Started pipelines fed rows over MQTT (live engine, as above): `BETWEEN` and `IN (…)` were
  * created and explained, then failed on every row, the filter's stats counting one error a row
  * and nothing emitted while the pipeline reported itself running; the comparisons they stand for
- * gave the right rows. The `IN` message is known up to its middle; its tail is assumed.
+ * gave the right rows. Re-measured 2026-11-26 (test/real-engine/dry-run.int-spec.ts): the
+ * stats' `last_error` carries the prefix below, and the `IN` message reads like the `BETWEEN` one.
  */
 export const LIVE_RUNTIME_ERRORS: { sql: string; last_error: string | null }[] = [
   {
     sql: 'SELECT order_id, amount FROM orders WHERE amount BETWEEN 10 AND 50',
-    last_error: 'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
+    last_error: `${FILTER_FAILED}Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)`,
   },
   {
     sql: 'SELECT order_id, amount FROM orders WHERE amount NOT BETWEEN 10 AND 50',
-    last_error: 'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)',
+    last_error: `${FILTER_FAILED}Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)`,
   },
   {
     sql: "SELECT order_id, region FROM orders WHERE region IN ('eu-west', 'eu-north')",
-    last_error: 'Type mismatch: expected Int64, Float32, Float64, or String, got Bool(true) and Bool(false)',
+    last_error: `${FILTER_FAILED}Type mismatch: expected Int64, Float32, Float64, or String, got Bool(true) and Bool(false)`,
   },
   { sql: 'SELECT order_id, amount FROM orders WHERE amount >= 10 AND amount <= 50', last_error: null },
   { sql: "SELECT order_id, region FROM orders WHERE region = 'eu-west' OR region = 'eu-north'", last_error: null },

@@ -11,12 +11,13 @@ export class RuntimeRowError extends Error {}
 
 /**
  * Live engine (veloFlux a91221e, pipelines fed over MQTT): `BETWEEN` and `IN (…)` fail on every
- * row with these messages. The `IN` text is known up to its middle ("… Int64, Float32, Float64,
- * or String …"); its tail is assumed to read like the `BETWEEN` one.
+ * row with these messages, `last_error` as the stats give it (re-measured 2026-11-26 with the
+ * prefix naming where it failed). The two booleans are the row's own comparisons (`got
+ * Bool(false) and Bool(true)` for an amount below the range), fixed here.
  */
-export const BETWEEN_RUNTIME_ERROR = 'Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)';
-export const IN_RUNTIME_ERROR =
-  'Type mismatch: expected Int64, Float32, Float64, or String, got Bool(true) and Bool(false)';
+const FILTER_FAILED = 'Processing error: Failed to apply filter: Filter error: Failed to evaluate filter expression: ';
+export const BETWEEN_RUNTIME_ERROR = `${FILTER_FAILED}Type mismatch: expected Int64, Float64, or Uint8, got Bool(true) and Bool(false)`;
+export const IN_RUNTIME_ERROR = `${FILTER_FAILED}Type mismatch: expected Int64, Float32, Float64, or String, got Bool(true) and Bool(false)`;
 
 /**
  * The WHERE clause of `sql` as a predicate, for the shapes the product writes: comparisons of a

@@ -25,8 +25,9 @@ const STAGE_OF: [RegExp, Stage][] = [
 /**
  * A started pipeline of the fake Manager, as the live engine behaves when fed rows over MQTT: the
  * source subscribes to its stream's topic on the stream's broker; WHERE runs on each row without
- * an aggregation, and after it with one (on the group's keys only, so a condition on any other
- * column drops the row: the live `WHERE humidity > 50 … tumblingwindow` emitted nothing);
+ * an aggregation, and after it with one, on the aggregated row, which holds the group's last row
+ * (the live `WHERE humidity > 50 … tumblingwindow` emitted nothing: both groups' last rows failed
+ * it; `WHERE amount > 10 GROUP BY region` without a window emitted the rows that met it);
  * BETWEEN and IN fail on every row (stats `error_count`, `last_error`); an aggregation without a
  * window emits a row per input row, a tumbling window each group when it closes (the engine may
  * take up to one more window length), a sliding or state window per row, a count window every N
@@ -89,14 +90,20 @@ export class FakeRuntime {
 
   private accept(payload: Buffer): void {
     this.count('source', 1, 1);
-    let row: Row;
+    let parsed: Row | Row[];
     try {
-      row = JSON.parse(payload.toString('utf8')) as Row;
+      parsed = JSON.parse(payload.toString('utf8')) as Row | Row[];
     } catch (err) {
       this.count('decoder', 1, 0, `decode error: invalid json: ${(err as Error).message}`);
       return;
     }
-    this.count('decoder', 1, 1);
+    // As the engine's json decoder: an array is a batch of rows (`[]` none), an object one row.
+    const rows = Array.isArray(parsed) ? parsed : [parsed];
+    this.count('decoder', 1, rows.length);
+    for (const row of rows) this.process(row);
+  }
+
+  private process(row: Row): void {
     if (this.plan.window) this.count('watermark', 1, 1);
     if (!this.aggregated) {
       if (this.filter(row)) this.emit(1);
@@ -110,8 +117,10 @@ export class FakeRuntime {
     if (this.distinctAggregate) return;
     const keys = Object.fromEntries(this.plan.groupKeys.map((k) => [k, row[k]]));
     const kind = this.plan.window?.kind;
-    if (!kind || kind === 'sliding' || kind === 'state') return this.afterAggregation([keys]);
-    this.groups.set(JSON.stringify(keys), keys);
+    // The aggregated row keeps the group's last row values: the real engine's WHERE after the
+    // aggregation reads them (a91221e: `WHERE amount > 10 GROUP BY region` emitted 8 of 16 rows).
+    if (!kind || kind === 'sliding' || kind === 'state') return this.afterAggregation([row]);
+    this.groups.set(JSON.stringify(keys), row);
     if (kind === 'count') {
       this.windowRows += 1;
       if (this.windowRows >= Number(this.plan.window?.args[0] ?? 1)) this.flush();
