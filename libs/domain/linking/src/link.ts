@@ -40,6 +40,7 @@ function linksOf(s: LinkState): Links {
       unitColumns: c.unit ? conceptColumns(s.index, c.unit) : [],
     })),
     comparisons: s.comparisons,
+    setComparisons: s.setComparisons,
     aggregates: s.aggregates,
     groups: s.groups,
     timeRanges: s.timeRanges,

@@ -18,6 +18,7 @@ function emptyLinks(text: string): Links {
     terms: [],
     relations: [],
     allOf: [],
+    setComparisons: [],
     textMatches: [],
     numbers: [],
     comparisons: [],

@@ -14,29 +14,42 @@ import { isGrouped, type ReadingRule, type ReadingState } from './state';
 export const orderLimit: ReadingRule = {
   name: 'order-limit',
   apply(s) {
-    const L = s.links;
-    s.limit = L.orders.find((o) => o.limit !== null)?.limit ?? null;
-    const limit = s.limit;
-    const explicitDirection = L.orders.find(
-      (o) => o.direction !== null && o.limit === null && (o.key === null || 'text' in o.key),
-    )?.direction;
-    const ranked = L.orders.filter(
-      (o) => o.limit === null && (o.direction !== null || o.key !== null) && !s.superlativeAggregates.has(o.start),
-    );
-    // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
-    if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
-    const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
-    const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
-    if (!orderSpec && !(limit && s.aggregates.length)) return;
-    const key = orderKey(s, orderSpec ?? null);
-    if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
-    else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
-    if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+    // Ranked within each group (group-extremes): no order or limit over all the rows.
+    if (s.extreme) return;
+    const limited = s.links.orders.find((o) => o.limit !== null);
+    s.limit = limited?.limit ?? null;
+    s.offset = limited?.offset ?? 0;
+    sortOrder(s);
+    // `the second highest` skips rows of an order: with nothing to sort, which row is second?
+    if (limited && s.offset && !s.orderBy.length) doubt(s, `nothing ranks "${limited.text}"`);
+    else if (limited && s.offset)
+      s.readings.push(`"${limited.text}" is read as the one ranked after the first ${s.offset}`);
   },
 };
 
+/** The ORDER BY: the order said with a key, its direction, else the explicit one. */
+function sortOrder(s: ReadingState): void {
+  const L = s.links;
+  const limit = s.limit;
+  const explicitDirection = L.orders.find(
+    (o) => o.direction !== null && o.limit === null && (o.key === null || 'text' in o.key),
+  )?.direction;
+  const ranked = L.orders.filter(
+    (o) => o.limit === null && (o.direction !== null || o.key !== null) && !s.superlativeAggregates.has(o.start),
+  );
+  // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
+  if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
+  const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
+  const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
+  if (!orderSpec && !(limit && s.aggregates.length)) return;
+  const key = orderKey(s, orderSpec ?? null);
+  if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
+  else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
+  if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+}
+
 /** What the order `o` sorts on: its aggregate, arithmetic, time, term or hinted column, else the first aggregate. */
-function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
+export function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
   const grouped = isGrouped(s);
   const key = o?.key ?? null;
   if (key && 'aggregate' in key) {

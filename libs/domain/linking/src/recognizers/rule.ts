@@ -12,6 +12,7 @@ import type {
   GroupLink,
   OrderLink,
   RelationLink,
+  SetComparisonLink,
   Span,
   TextMatchLink,
   TermLink,
@@ -76,6 +77,8 @@ export interface LinkState {
   /** The aggregate (its index) starting at each token. */
   aggregateAt: Map<number, number>;
   comparisons: ComparisonLink[];
+  /** Comparisons with an aggregate of a set (`above the average price`). */
+  setComparisons: SetComparisonLink[];
   groups: GroupLink[];
   orders: OrderLink[];
   relations: RelationLink[];
@@ -119,6 +122,7 @@ export function newLinkState(text: string, tokens: readonly Token[], index: Sche
     aggregates: [],
     aggregateAt: new Map(),
     comparisons: [],
+    setComparisons: [],
     groups: [],
     orders: [],
     relations: [],
