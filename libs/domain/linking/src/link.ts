@@ -41,6 +41,7 @@ function linksOf(s: LinkState): Links {
     })),
     comparisons: s.comparisons,
     setComparisons: s.setComparisons,
+    quantifiedComparisons: s.quantifiedComparisons,
     aggregates: s.aggregates,
     groups: s.groups,
     timeRanges: s.timeRanges,

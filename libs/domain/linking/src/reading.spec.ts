@@ -19,6 +19,7 @@ function emptyLinks(text: string): Links {
     relations: [],
     allOf: [],
     setComparisons: [],
+    quantifiedComparisons: [],
     textMatches: [],
     numbers: [],
     comparisons: [],

@@ -207,6 +207,21 @@ export interface SetComparisonLink extends Span {
   subject: number | null;
 }
 
+/**
+ * A comparison with every (or any) member of a set (`older than every manager`, `priced above all
+ * books`): each value of the set is compared (`> ALL`).
+ */
+export interface QuantifiedComparisonLink extends Span {
+  op: CompareOp;
+  quantifier: 'all' | 'any';
+  /** The set's noun: a table (`managers`) or a value of a column (`engineer`). */
+  set: number;
+  /** The measure compared, said before the cue (`whose salary is higher than …`). */
+  subject: number | null;
+  /** Columns the comparative evokes when no measure is said (`older` → age). */
+  hinted: ColumnCandidate[];
+}
+
 export interface Links {
   text: string;
   tokens: string[];
@@ -218,6 +233,8 @@ export interface Links {
   comparisons: ComparisonLink[];
   /** Comparisons with an aggregate of a set (`above the average price`). */
   setComparisons: SetComparisonLink[];
+  /** Comparisons with every member of a set (`older than every manager`). */
+  quantifiedComparisons: QuantifiedComparisonLink[];
   aggregates: AggregateLink[];
   groups: GroupLink[];
   timeRanges: TimeRangeLink[];

@@ -13,6 +13,7 @@ import { joins } from './joins';
 import { meaning } from './meaning';
 import { orderLimit } from './order-limit';
 import { projection } from './projection';
+import { quantifiedComparisons } from './quantified-comparisons';
 import { relations } from './relations';
 import { rowComparisons } from './row-comparisons';
 import { setComparisons } from './set-comparisons';
@@ -40,7 +41,8 @@ export type { ReadingRule, ReadingState } from './state';
  * 2. Row conditions (values, comparisons, time ranges) before the aggregates: each marks the
  *    terms it takes as used, so a column said as a condition is not also taken as a measure. A
  *    comparison with an aggregate of a set (`above the average price`) is a row condition too: its
- *    aggregate is the sub-query's, never one the plan shows. The
+ *    aggregate is the sub-query's, never one the plan shows; so is one with every member of a
+ *    set (`older than every manager`). The
  *    time column is found once, before the ranges, buckets and time orders that use it.
  * 3. Aggregates before what refers back to them: a bare comparison reads as the one measure
  *    aggregated (elliptical comparisons), grouping groups only when something is computed.
@@ -66,6 +68,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   values,
   rowComparisons,
   setComparisons,
+  quantifiedComparisons,
   textMatches,
   timeColumn,
   timeRanges,

@@ -7,7 +7,8 @@ import { BothEngines } from '../../../../engine/src/sql/testing/both-engines';
 import { proposalOf } from '../testing/corpus';
 
 /**
- * The readings of nested conditions, counted groups, ranks and group extremes, end to end: the
+ * The readings of nested conditions (an aggregate of a set, every member of a set), counted
+ * groups, ranks and group extremes, end to end: the
  * linker's plan for each request is conclusive, passes the catalog check, compiles for DuckDB and
  * PostgreSQL and returns the rows of a query written by hand another way, on the demo data. Every
  * expected answer is non-empty, so agreement is not that of two empty answers.
@@ -23,6 +24,10 @@ const CASES: { say: string; sql: string }[] = [
   {
     say: 'how many readings have a temperature below the average temperature?',
     sql: 'SELECT count(*) FROM sensor_readings r WHERE NOT r.temperature >= (SELECT sum(temperature) / count(temperature) FROM sensor_readings)',
+  },
+  {
+    say: 'orders with a unit price above every books order',
+    sql: "SELECT o.* FROM orders o WHERE o.unit_price > (SELECT max(unit_price) FROM orders WHERE category = 'books')",
   },
   {
     say: 'Which countries have more than 2 customers?',

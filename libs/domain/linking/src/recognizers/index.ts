@@ -16,6 +16,7 @@ import { negation } from './negation';
 import { oneAnswer } from './one-answer';
 import { operators } from './operators';
 import { projection } from './projection';
+import { quantifiedComparisons } from './quantified-comparisons';
 import { relationVerbs } from './relation-verbs';
 import { setComparisons } from './set-comparisons';
 import type { LinkRule } from './rule';
@@ -49,7 +50,8 @@ export type { LinkRule, LinkState } from './rule';
  *    targets among terms and arithmetic; comparisons find their subject among terms and
  *    aggregates; a comparison with an aggregate (`above the average price`) needs the aggregates
  *    and takes its superlative cue before the orders read it (`below the largest balance` does
- *    not sort); groups need the aggregates and comparisons (`products with a total quantity
+ *    not sort), and one with every member of a set (`older than every manager`) takes its
+ *    quantifier before groups read `every` as a grouping; groups need the aggregates and comparisons (`products with a total quantity
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
  *    the explicit direction, and the one-answer limit (only when no limit was said).
@@ -80,6 +82,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   aggregates,
   comparisons,
   setComparisons,
+  quantifiedComparisons,
   textMatches,
   groups,
   // 5. orders

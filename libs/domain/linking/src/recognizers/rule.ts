@@ -13,6 +13,7 @@ import type {
   OrderLink,
   RelationLink,
   SetComparisonLink,
+  QuantifiedComparisonLink,
   Span,
   TextMatchLink,
   TermLink,
@@ -79,6 +80,8 @@ export interface LinkState {
   comparisons: ComparisonLink[];
   /** Comparisons with an aggregate of a set (`above the average price`). */
   setComparisons: SetComparisonLink[];
+  /** Comparisons with every member of a set (`older than every manager`). */
+  quantifiedComparisons: QuantifiedComparisonLink[];
   groups: GroupLink[];
   orders: OrderLink[];
   relations: RelationLink[];
@@ -123,6 +126,7 @@ export function newLinkState(text: string, tokens: readonly Token[], index: Sche
     aggregateAt: new Map(),
     comparisons: [],
     setComparisons: [],
+    quantifiedComparisons: [],
     groups: [],
     orders: [],
     relations: [],

@@ -85,7 +85,7 @@ function ownTarget(s: LinkState, index: number): TermLink | null | undefined {
  * below`, `with a height above`); null when the words before name a table or nothing measured
  * (`players that got more than the average points`: the set's own measure is compared).
  */
-function subjectBefore(s: LinkState, cueStart: number): number | null {
+export function subjectBefore(s: LinkState, cueStart: number): number | null {
   for (let k = cueStart - 1; k >= Math.max(0, cueStart - 5); k--) {
     const t = s.termAt.get(k);
     if (t) return t.columns.length && !t.values.length && measureLike(t, s.index) ? t.id : null;
