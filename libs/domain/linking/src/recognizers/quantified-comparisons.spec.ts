@@ -21,6 +21,9 @@ describe('quantified-comparisons', () => {
     { say: 'employees whose salary is higher than all engineers', on, means: { said: ['higher than all engineers: > all engineers of salary'], groups: ['employees whose'] } },
     { say: 'employees younger than all of the other directors', on, means: { said: ['younger than all of the other directors: < all directors (age)'], groups: [] } },
     { say: 'employees older than any director', on, means: { said: ['older than any director: > any director (age)'], groups: [] } },
+    // A preposition, not a comparison: `over all readings`, `above all`.
+    { say: 'What is the average humidity over all readings?', means: { said: [], groups: [] } },
+    { say: 'trips with a fare above every cash trip', on: 'taxi', means: { said: ['above every cash: > all cash of fare'], groups: [] } },
     // No cue right before the quantifier: a grouping, not a comparison.
     { say: 'average salary for every job', on, means: { said: [], groups: ['every job'] } },
   ]; // prettier-ignore

@@ -11,6 +11,8 @@ const QUANTIFIERS: Record<string, QuantifiedComparisonLink['quantifier']> = {
   each: 'all',
   any: 'any',
 };
+/** The last word of a cue that compares rather than places: `than`, `exceeds`. */
+const COMPARATIVE_ENDS: ReadonlySet<string> = new Set(['than', 'exceeds', 'exceed', 'exceeding', 'exceeded']);
 /** Little words between the quantifier and the set's noun: `all the managers`, `all of the other pilots`. */
 const BETWEEN: ReadonlySet<string> = new Set(['the', 'of', 'other']);
 
@@ -25,7 +27,10 @@ export const quantifiedComparisons: LinkRule = {
   apply(s) {
     for (let i = 1; i < s.tokens.length; i++) {
       const quantifier = QUANTIFIERS[norm(s, i)];
-      const cue = quantifier && !s.taken.has(i) ? cueEndingAt(s.tokens, i - 1) : null;
+      // A comparative (`older than all`), or a preposition before `every` (`above every cash trip`):
+      // `over all readings`, `above all` are no comparisons.
+      const comparative = COMPARATIVE_ENDS.has(norm(s, i - 1)) || (norm(s, i) !== 'all' && norm(s, i) !== 'any');
+      const cue = quantifier && comparative && !s.taken.has(i) ? cueEndingAt(s.tokens, i - 1) : null;
       if (!quantifier || !cue || range(cue.start, cue.end).some((k) => s.taken.has(k))) continue;
       let k = i + 1;
       while (BETWEEN.has(norm(s, k))) k++;
