@@ -38,6 +38,8 @@ describe('order-limit', () => {
       say: 'Which customer has the third most orders?',
       means: ['count(*) desc', 1, 2, '"third" is read as the one ranked after the first 2'],
     },
+    // A table after a superlative, ungrouped: a measure of it, never its key as a number.
+    { say: 'the trip with the fewest drivers', on: 'taxi', means: ['', 1, 0, 'nothing to sort "fewest" on'] },
     // A name sorts as itself.
     { say: 'Customers sorted by name.', means: ['name asc', null, 0, '"sorted by name" is read as ascending'] },
   ];

@@ -91,7 +91,10 @@ function termKey(s: ReadingState, o: OrderLink | null, id: number, grouped: bool
     use(s, t);
     return { kind: 'aggregate', aggregate: { fn: 'count', arg: null, distinct: false } };
   }
-  const r = resolve(s, t, { numeric: true });
+  // Ungrouped, a table said after a superlative sorts on a measure of it (`the most hosts` →
+  // number_of_hosts), never on its key as a number (`the fewest customers` is no customer_id).
+  const r = table ? resolve(s, t, { measure: true }) : resolve(s, t, { numeric: true });
+  if (table && !r) return null;
   if (r) {
     use(s, t);
     return measureKey(s, o, { kind: 'column', ref: ref(s, r) });

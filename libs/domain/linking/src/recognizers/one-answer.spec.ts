@@ -13,6 +13,7 @@ describe('one-answer', () => {
     { say: 'the largest trip', on: 'taxi', means: [] },
     // A column after the superlative is a value (max() or an order), not one row.
     { say: 'What was the highest temperature?', means: [] },
+    { say: 'Orders per customer, and which one has the most?', means: ['which one'] },
     // Plural, or a limit said: not one answer.
     { say: 'the most recent orders', means: [] },
     { say: 'Which devices have the highest temperature?', means: [] },

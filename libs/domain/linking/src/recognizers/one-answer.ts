@@ -32,7 +32,8 @@ export const oneAnswer: LinkRule = {
       const singularThe = w === 'the' && singledOut(s, i);
       if (w !== 'which' && w !== 'what' && !singularThe) continue;
       const next = s.tokens[i + 1];
-      if (!next || next.kind !== 'word' || numberOf(next) !== null) continue;
+      // `which one has the most` is one answer; `which 3` is a number.
+      if (!next || next.kind !== 'word' || (numberOf(next) !== null && next.norm !== 'one')) continue;
       const t = s.termAt.get(i + 1);
       const noun = t ? s.tokens[t.end - 1] : next;
       if (noun && singular(noun.norm) === noun.norm && !FUNCTION_WORDS.has(next.norm)) {
