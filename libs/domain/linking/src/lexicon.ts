@@ -223,8 +223,8 @@ export const CONCEPTS = new Map<string, Concept>([
   ...concept(PRICE, ['dollar', 'dollars', 'euro', 'euros', 'usd', 'eur', 'gbp', '$', '€', '£']),
   ...concept(['weight'], ['heavy', 'heavier', 'heaviest', 'kg', 'kilograms', 'pounds', 'lbs', 'tons'], 'desc'),
   ...concept(['weight'], ['light', 'lighter', 'lightest'], 'asc'),
-  ...concept(['age'], ['old', 'older'], 'desc'),
-  // Younger is less age: ascending.
+  ...concept(['age'], ['old', 'older', 'oldest'], 'desc'),
+  // Younger is less age: `younger than 40` is age < 40, `the youngest` sorts ascending.
   ...concept(['age'], ['young', 'younger', 'youngest'], 'asc'),
   ...concept(['distance', 'length', 'duration'], ['long', 'longer', 'longest', 'far', 'farther', 'farthest'], 'desc'),
   ...concept(['distance', 'length', 'duration'], ['short', 'shorter', 'shortest', 'near', 'nearest'], 'asc'),

@@ -40,6 +40,8 @@ function linksOf(s: LinkState): Links {
       unitColumns: c.unit ? conceptColumns(s.index, c.unit) : [],
     })),
     comparisons: s.comparisons,
+    setComparisons: s.setComparisons,
+    quantifiedComparisons: s.quantifiedComparisons,
     aggregates: s.aggregates,
     groups: s.groups,
     timeRanges: s.timeRanges,

@@ -18,6 +18,8 @@ function emptyLinks(text: string): Links {
     terms: [],
     relations: [],
     allOf: [],
+    setComparisons: [],
+    quantifiedComparisons: [],
     textMatches: [],
     numbers: [],
     comparisons: [],

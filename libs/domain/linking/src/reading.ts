@@ -80,6 +80,8 @@ function coveringLinks(links: Links): ({ kind: LinkKind; width: number } | undef
     ...links.terms.map((t) => ({ kind: termKind(t), span: t })),
     ...links.numbers.map((span) => ({ kind: 'number' as const, span })),
     ...links.comparisons.map((span) => ({ kind: 'comparison' as const, span })),
+    ...links.setComparisons.map((span) => ({ kind: 'comparison' as const, span })),
+    ...links.quantifiedComparisons.map((span) => ({ kind: 'comparison' as const, span })),
     ...links.aggregates.map((span) => ({ kind: 'aggregate' as const, span })),
     ...links.groups.map((span) => ({ kind: 'group' as const, span })),
     ...links.timeRanges.map((span) => ({ kind: 'time_range' as const, span })),

@@ -146,6 +146,10 @@ export interface GroupLink extends Span {
 export interface OrderLink extends Span {
   direction: 'asc' | 'desc' | null;
   limit: number | null;
+  /** Rows ranked before the ones asked for (`the second highest`: LIMIT 1 OFFSET 1). */
+  offset?: number;
+  /** Said as a superlative (`the oldest`), not as a sort (`sorted by age`): it singles rows out. */
+  superlative?: true;
   /** What it sorts on, when said: a term, an aggregate, an arithmetic, a time column, or a name shown. */
   key: { term: number } | { aggregate: number } | { arithmetic: number } | { time: true } | { text: true } | null;
   /** Columns the superlative evokes (`hottest` → temperature). */
@@ -189,6 +193,35 @@ export interface AllOfLink extends Span {
   terms: number[];
 }
 
+/**
+ * A comparison with an aggregate of a set rather than with a number (`priced above the average`,
+ * `a balance below the largest balance`): a sub-query computes the other side.
+ */
+export interface SetComparisonLink extends Span {
+  op: CompareOp;
+  /** The aggregate said after the cue (its index in `aggregates`): what the set is reduced to. */
+  aggregate: number;
+  /** The set's measure (`price` in `above the average price`); null when the aggregate names none. */
+  target: number | null;
+  /** The term compared (`balance` in `whose balance is below the average`), when said before the cue. */
+  subject: number | null;
+}
+
+/**
+ * A comparison with every (or any) member of a set (`older than every manager`, `priced above all
+ * books`): each value of the set is compared (`> ALL`).
+ */
+export interface QuantifiedComparisonLink extends Span {
+  op: CompareOp;
+  quantifier: 'all' | 'any';
+  /** The set's noun: a table (`managers`) or a value of a column (`engineer`). */
+  set: number;
+  /** The measure compared, said before the cue (`whose salary is higher than …`). */
+  subject: number | null;
+  /** Columns the comparative evokes when no measure is said (`older` → age). */
+  hinted: ColumnCandidate[];
+}
+
 export interface Links {
   text: string;
   tokens: string[];
@@ -198,6 +231,10 @@ export interface Links {
   textMatches: TextMatchLink[];
   numbers: NumberLink[];
   comparisons: ComparisonLink[];
+  /** Comparisons with an aggregate of a set (`above the average price`). */
+  setComparisons: SetComparisonLink[];
+  /** Comparisons with every member of a set (`older than every manager`). */
+  quantifiedComparisons: QuantifiedComparisonLink[];
   aggregates: AggregateLink[];
   groups: GroupLink[];
   timeRanges: TimeRangeLink[];

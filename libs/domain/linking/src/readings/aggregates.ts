@@ -18,7 +18,13 @@ export const aggregates: ReadingRule = {
     const L = s.links;
     const hasLimit = L.orders.some((o) => o.limit !== null);
     const realAggs = L.aggregates.filter((a) => !a.superlative);
+    // An aggregate a set comparison holds (`above the average price`) is its sub-query's; a count
+    // said of what it compares (`a number of floors above the average`) names its measure.
+    const compared = new Set(L.setComparisons.map((c) => L.aggregates[c.aggregate]));
+    const subjects = new Set(L.setComparisons.map((c) => c.subject));
     for (const a of L.aggregates) {
+      if (compared.has(a)) continue;
+      if (a.fn === 'count' && a.target && 'term' in a.target && subjects.has(a.target.term)) continue;
       if (a.superlative && (hasLimit || realAggs.some((x) => x.start === a.end) || !a.target)) continue;
       if (a.superlative) s.superlativeAggregates.add(a.start);
       if (!a.target && a.fn !== 'count' && L.aggregates.some((x) => x !== a && x.target)) continue;

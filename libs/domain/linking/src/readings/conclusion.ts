@@ -32,13 +32,15 @@ export function conclusion(s: ReadingState): PlanProposal {
     having: s.having,
     order_by: s.orderBy,
     limit: s.limit,
+    offset: s.offset,
+    extreme_per_group: s.extreme,
     set_operations: intersections(s, where),
   };
   const slots = slotsOf(s, where);
   // "show all devices": naming the table is asking for its rows.
   const tableNamed = L.terms.some((t) => isTableMention(s, t) === source && t.projected);
   const nothingAsked =
-    !s.select.length && !where && !s.aggregates.length && !s.orderBy.length && !s.limit && !tableNamed;
+    !s.select.length && !where && !s.aggregates.length && !s.orderBy.length && !s.limit && !s.extreme && !tableNamed;
   const unknown = s.unknown;
   const conclusive = !s.tied && !unknown.length && !s.ambiguous.length && !s.doubts.length && !nothingAsked;
   // A plan that asks nothing, or that had to guess around words naming nothing, is no plan.

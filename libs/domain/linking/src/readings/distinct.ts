@@ -12,6 +12,7 @@ export const distinct: ReadingRule = {
     s.distinct =
       !s.aggregates.length &&
       !isGrouped(s) &&
+      !s.extreme &&
       (s.links.distinct || (!!head && !isTableMention(s, head.term) && s.select.length > 0));
   },
 };

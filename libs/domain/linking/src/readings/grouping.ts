@@ -38,7 +38,9 @@ export const grouping: ReadingRule = {
       if (r) addKey(s, r);
     }
     const head = s.limitHead;
-    if (head && s.groupsNeeded) {
+    // `the 3 highest unit prices`: the noun ranked is what the order sorts on, not a group.
+    const sortedOn = L.orders.some((o) => o.key && 'term' in o.key && o.key.term === head?.term.id);
+    if (head && s.groupsNeeded && !sortedOn) {
       use(s, head.term);
       for (const q of head.qualifiers) use(s, q);
       const r = groupKey(s, head.term, head.qualifiers[0]?.tables[0]?.table ?? null);

@@ -2,17 +2,21 @@ import { absence } from './absence';
 import { aggregates } from './aggregates';
 import { alphabeticalOrder } from './alphabetical-order';
 import { booleans } from './booleans';
+import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
 import { ellipticalComparisons } from './elliptical-comparisons';
 import { grouping } from './grouping';
+import { groupExtremes } from './group-extremes';
 import { having } from './having';
 import { implicitAggregate } from './implicit-aggregate';
 import { joins } from './joins';
 import { meaning } from './meaning';
 import { orderLimit } from './order-limit';
 import { projection } from './projection';
+import { quantifiedComparisons } from './quantified-comparisons';
 import { relations } from './relations';
 import { rowComparisons } from './row-comparisons';
+import { setComparisons } from './set-comparisons';
 import { sourceTable } from './source-table';
 import type { ReadingRule } from './state';
 import { textMatches } from './text-matches';
@@ -35,12 +39,18 @@ export type { ReadingRule, ReadingState } from './state';
  *    word naming data (source-table sets `none`) the rest do not run. Joins next, so a term naming
  *    another table's column resolves there; a table said absent is not joined but tested (absence).
  * 2. Row conditions (values, comparisons, time ranges) before the aggregates: each marks the
- *    terms it takes as used, so a column said as a condition is not also taken as a measure. The
+ *    terms it takes as used, so a column said as a condition is not also taken as a measure. A
+ *    comparison with an aggregate of a set (`above the average price`) is a row condition too: its
+ *    aggregate is the sub-query's, never one the plan shows; so is one with every member of a
+ *    set (`older than every manager`). The
  *    time column is found once, before the ranges, buckets and time orders that use it.
  * 3. Aggregates before what refers back to them: a bare comparison reads as the one measure
  *    aggregated (elliptical comparisons), grouping groups only when something is computed.
  * 4. Grouping and the time bucket before the aggregate a grouping implies (implicit aggregate),
- *    and before HAVING, which needs to know what is grouped.
+ *    and before HAVING, which needs to know what is grouped. A limit said per group (`for each
+ *    team, the oldest player`) turns the grouping into the rows holding each group's extreme
+ *    (group extremes), right after grouping and before anything reads the group keys. Counted groups (`cities with two
+ *    airports`) group only when nothing else did, and before HAVING, which then compares the count.
  * 5. Booleans after every other condition, so a yes/no column already used is not read twice.
  * 6. Order and limit, then projection (an aggregate the order sorts on is shown), then the
  *    alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
@@ -57,6 +67,8 @@ export const READING_RULES: readonly ReadingRule[] = [
   // 2. row conditions
   values,
   rowComparisons,
+  setComparisons,
+  quantifiedComparisons,
   textMatches,
   timeColumn,
   timeRanges,
@@ -65,7 +77,9 @@ export const READING_RULES: readonly ReadingRule[] = [
   ellipticalComparisons,
   // 4. per what
   grouping,
+  groupExtremes,
   timeBuckets,
+  countedGroups,
   implicitAggregate,
   having,
   // 5. yes/no conditions

@@ -2,8 +2,8 @@ import type { LinkSchema } from '../types';
 import { readingCorpus, type Example } from '../testing/corpus';
 import { meaningSchema } from '../testing/meaning-schema';
 
-/** [ORDER BY, LIMIT, the reading or doubt about the order]. */
-type Said = [orderBy: string | null, limit: number | null, note: string | null];
+/** [ORDER BY, LIMIT, OFFSET, the reading or doubt about the order]. */
+type Said = [orderBy: string | null, limit: number | null, offset: number | null, note: string | null];
 
 /** Companies and journalists whose rows hold their own figures (sales, years working). */
 const figures: LinkSchema = {
@@ -30,39 +30,62 @@ const figures: LinkSchema = {
 
 describe('order-limit', () => {
   const EXAMPLES: Example<Said>[] = [
-    { say: 'The 3 devices with the highest average temperature.', means: ['avg(temperature) desc', 3, null] },
-    { say: 'The 10 most recent orders, newest first: order id and order time.', means: ['ordered_at desc', 10, null] },
-    { say: 'The 3 hottest readings: time, device and temperature.', means: ['temperature desc', 3, null] },
-    { say: 'Which segment has the most customers?', means: ['count(*) desc', 1, null] },
-    { say: 'Which device has the lowest average battery level?', means: ['avg(battery) asc', 1, null] },
+    { say: 'The 3 devices with the highest average temperature.', means: ['avg(temperature) desc', 3, 0, null] },
+    {
+      say: 'The 10 most recent orders, newest first: order id and order time.',
+      means: ['ordered_at desc', 10, 0, null],
+    },
+    { say: 'The 3 hottest readings: time, device and temperature.', means: ['temperature desc', 3, 0, null] },
+    { say: 'Which segment has the most customers?', means: ['count(*) desc', 1, 0, null] },
+    { say: 'Which device has the lowest average battery level?', means: ['avg(battery) asc', 1, 0, null] },
     // An order without a direction is ascending, as SQL's own, and the turn says so.
-    { say: 'Orders sorted by quantity.', means: ['quantity asc', null, '"sorted by quantity" is read as ascending'] },
+    {
+      say: 'Orders sorted by quantity.',
+      means: ['quantity asc', null, 0, '"sorted by quantity" is read as ascending'],
+    },
     {
       say: 'names of the drivers sorted by age',
       on: meaningSchema(),
-      means: ['age asc', null, '"sorted by age" is read as ascending'],
+      means: ['age asc', null, 0, '"sorted by age" is read as ascending'],
     },
-    { say: 'which region has the most plants?', on: meaningSchema(), means: ['count(*) desc', 1, null] },
+    { say: 'which region has the most plants?', on: meaningSchema(), means: ['count(*) desc', 1, 0, null] },
+    // A rank said as an ordinal: the one row after the ones ranked before it.
+    {
+      say: 'the second highest unit price',
+      means: ['unit_price desc', 1, 1, '"second" is read as the one ranked after the first 1'],
+    },
+    {
+      say: 'the order with the 2nd highest quantity',
+      means: ['quantity desc', 1, 1, '"2nd" is read as the one ranked after the first 1'],
+    },
+    {
+      say: 'Which customer has the third most orders?',
+      means: ['count(*) desc', 1, 2, '"third" is read as the one ranked after the first 2'],
+    },
+    // A table after a superlative, ungrouped: a measure of it, never its key as a number.
+    { say: 'the trip with the fewest drivers', on: 'taxi', means: ['', 1, 0, 'nothing to sort "fewest" on'] },
     // A count said of a figure each row holds ranks the rows by it; nothing is summed.
     {
       say: 'List the names of companies by ascending number of sales.',
       on: figures,
-      means: ['Sales_in_Billion asc', null, null],
+      means: ['Sales_in_Billion asc', null, 0, null],
     },
     {
       say: 'What is the nationality of the journalist with the largest number of years working?',
       on: figures,
-      means: ['Years_working desc', 1, null],
+      means: ['Years_working desc', 1, 0, null],
     },
     // `the oldest X` with no time column: the age, highest first, one row.
-    { say: 'Show the name of the oldest host.', on: figures, means: ['Age desc', 1, null] },
-    { say: 'Show the name of the youngest host.', on: figures, means: ['Age asc', 1, null] },
+    { say: 'Show the name of the oldest host.', on: figures, means: ['Age desc', 1, 0, null] },
+    { say: 'Show the name of the youngest host.', on: figures, means: ['Age asc', 1, 0, null] },
     // A name sorts as itself.
-    { say: 'Customers sorted by name.', means: ['name asc', null, '"sorted by name" is read as ascending'] },
+    { say: 'Customers sorted by name.', means: ['name asc', null, 0, '"sorted by name" is read as ascending'] },
   ];
   readingCorpus(EXAMPLES, (p, plan): Said => [
     plan?.orderBy ?? null,
     plan?.limit ?? null,
-    [...p.readings, ...p.doubts].find((d) => d.includes('sort') || d.includes('ascending')) ?? null,
+    plan?.offset ?? null,
+    [...p.readings, ...p.doubts].find((d) => d.includes('sort') || d.includes('ascending') || d.includes('rank')) ??
+      null,
   ]);
 });

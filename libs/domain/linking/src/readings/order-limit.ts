@@ -1,6 +1,5 @@
 import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
 import type { AggregateLink, OrderLink } from '../types';
-import { conceptColumns } from '../match';
 import { aggregateOf, exprOf } from './expressions';
 import { column, doubt, isTableMention, ref, resolve, term, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState } from './state';
@@ -15,31 +14,42 @@ import { isGrouped, type ReadingRule, type ReadingState } from './state';
 export const orderLimit: ReadingRule = {
   name: 'order-limit',
   apply(s) {
-    const L = s.links;
-    s.limit = L.orders.find((o) => o.limit !== null)?.limit ?? null;
-    const limit = s.limit;
-    const explicitDirection = L.orders.find(
-      (o) => o.direction !== null && o.limit === null && (o.key === null || 'text' in o.key),
-    )?.direction;
-    const ranked = L.orders.filter(
-      (o) => o.limit === null && (o.direction !== null || o.key !== null) && !s.superlativeAggregates.has(o.start),
-    );
-    // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
-    if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
-    const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
-    let direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
-    if (!orderSpec && !(limit && s.aggregates.length)) return;
-    let key = orderKey(s, orderSpec ?? null);
-    const byAge = !key && orderSpec ? oldestByAge(s, orderSpec) : null;
-    if (byAge) [key, direction] = [byAge, 'desc'];
-    if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
-    else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
-    if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+    // Ranked within each group (group-extremes): no order or limit over all the rows.
+    if (s.extreme) return;
+    const limited = s.links.orders.find((o) => o.limit !== null);
+    s.limit = limited?.limit ?? null;
+    s.offset = limited?.offset ?? 0;
+    sortOrder(s);
+    // `the second highest` skips rows of an order: with nothing to sort, which row is second?
+    if (limited && s.offset && !s.orderBy.length) doubt(s, `nothing ranks "${limited.text}"`);
+    else if (limited && s.offset)
+      s.readings.push(`"${limited.text}" is read as the one ranked after the first ${s.offset}`);
   },
 };
 
+/** The ORDER BY: the order said with a key, its direction, else the explicit one. */
+function sortOrder(s: ReadingState): void {
+  const L = s.links;
+  const limit = s.limit;
+  const explicitDirection = L.orders.find(
+    (o) => o.direction !== null && o.limit === null && (o.key === null || 'text' in o.key),
+  )?.direction;
+  const ranked = L.orders.filter(
+    (o) => o.limit === null && (o.direction !== null || o.key !== null) && !s.superlativeAggregates.has(o.start),
+  );
+  // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
+  if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
+  const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
+  const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
+  if (!orderSpec && !(limit && s.aggregates.length)) return;
+  const key = orderKey(s, orderSpec ?? null);
+  if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
+  else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
+  if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+}
+
 /** What the order `o` sorts on: its aggregate, arithmetic, time, term or hinted column, else the first aggregate. */
-function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
+export function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
   const grouped = isGrouped(s);
   const key = o?.key ?? null;
   if (key && 'aggregate' in key) {
@@ -74,18 +84,6 @@ function orderKey(s: ReadingState, o: OrderLink | null): OrderKey | null {
   return null;
 }
 
-/**
- * `the oldest student` where no time column says when rows began: the one age column in scope,
- * highest first (`youngest` is the age concept's own, ascending).
- */
-function oldestByAge(s: ReadingState, o: OrderLink): OrderKey | null {
-  if (!o.key || !('time' in o.key) || !/\boldest\b/i.test(o.text)) return null;
-  const ages = conceptColumns(s.index, 'older').filter((c) => s.scope.includes(c.table));
-  const info = ages.length === 1 && ages[0] ? column(s, ages[0]) : undefined;
-  if (!ages[0] || !info) return null;
-  return { kind: 'value', expr: { kind: 'column', ref: ref(s, { table: ages[0].table, info, score: 1 }) } };
-}
-
 /** A count said of a column holding the number per row (aggregates' `isRowFigure`): the column. */
 function rowFigure(s: ReadingState, link: AggregateLink): OrderKey | null {
   const t = link.target && 'term' in link.target ? term(s, link.target.term) : undefined;
@@ -104,7 +102,10 @@ function termKey(s: ReadingState, o: OrderLink | null, id: number, grouped: bool
     use(s, t);
     return { kind: 'aggregate', aggregate: { fn: 'count', arg: null, distinct: false } };
   }
-  const r = resolve(s, t, { numeric: true });
+  // Ungrouped, a table said after a superlative sorts on a measure of it (`the most hosts` →
+  // number_of_hosts), never on its key as a number (`the fewest customers` is no customer_id).
+  const r = table ? resolve(s, t, { measure: true }) : resolve(s, t, { numeric: true });
+  if (table && !r) return null;
   if (r) {
     use(s, t);
     return measureKey(s, o, { kind: 'column', ref: ref(s, r) });

@@ -14,6 +14,12 @@ export const projection: ReadingRule = {
   apply(s) {
     if (s.aggregates.length || isGrouped(s)) aggregateProjection(s);
     else rowProjection(s);
+    // `for each team, the name of its oldest player`: each row shows which group it tops.
+    const shown = new Set(s.select.map((p) => (p.kind === 'value' ? JSON.stringify(p.expr) : '')));
+    const per = (s.extreme?.per ?? [])
+      .map((r) => ({ kind: 'value' as const, expr: { kind: 'column' as const, ref: r }, alias: null }))
+      .filter((p) => !shown.has(JSON.stringify(p.expr)));
+    if (s.select.length) s.select.unshift(...per);
   },
 };
 

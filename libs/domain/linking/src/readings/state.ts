@@ -4,6 +4,7 @@ import type {
   Literal,
   CompareOp,
   Condition,
+  ExtremePerGroup,
   HavingCondition,
   OrderKey,
   Projection,
@@ -108,6 +109,10 @@ export interface ReadingState {
   window: StreamWindow | null;
   orderBy: { key: OrderKey; direction: 'asc' | 'desc' }[];
   limit: number | null;
+  /** The rows holding their group's extreme (`for each team, the oldest player`). */
+  extreme: ExtremePerGroup | null;
+  /** Rows skipped before the limit (`the second highest`). */
+  offset: number;
   select: Projection[];
   distinct: boolean;
 }
@@ -151,6 +156,8 @@ export function newReadingState(links: Links, schema: LinkSchema, index: SchemaI
     window: null,
     orderBy: [],
     limit: null,
+    extreme: null,
+    offset: 0,
     select: [],
     distinct: false,
   };

@@ -25,7 +25,9 @@ export const values: ReadingRule = {
   name: 'values',
   apply(s) {
     const groups = new Map<string, ValueGroup>();
-    for (const t of s.links.terms) if (t.values.length && !isSortKey(s, t)) valueOf(s, t, groups);
+    // A value naming the set of a comparison (`older than every manager`) is the sub-query's.
+    const sets = new Set(s.links.quantifiedComparisons.map((c) => c.set));
+    for (const t of s.links.terms) if (t.values.length && !sets.has(t.id) && !isSortKey(s, t)) valueOf(s, t, groups);
     for (const g of groups.values()) {
       const col = ref(s, g.r);
       const lits: Literal[] = g.values.map((value) => ({ kind: 'string', value }));

@@ -216,27 +216,37 @@ function cueBefore(
     const endAt = i - 1 - back;
     if (endAt < 0) break;
     if (back > 0 && (tokens[endAt + 1]?.kind === 'punct' || taken.has(endAt + 1))) break;
-    for (const [words, op] of CUES) {
-      if (matchesBackward(tokens, endAt, words))
-        return { op, start: endAt - words.length + 1, end: endAt + 1, hint: [] };
-    }
-    // X-er than: faster than, hotter than, older than
-    if (tokens[endAt]?.norm === 'than') {
-      const adj = tokens[endAt - 1]?.norm ?? '';
-      const concept = CONCEPTS.get(adj);
-      const op: CompareOp | null = MORE.has(adj)
-        ? '>'
-        : LESS.has(adj)
-          ? '<'
-          : concept?.direction === 'desc'
-            ? '>'
-            : concept?.direction === 'asc'
-              ? '<'
-              : null;
-      if (op) return { op, start: endAt - 1, end: endAt + 1, hint: concept ? [adj] : [] };
-    }
+    const cue = cueEndingAt(tokens, endAt);
+    if (cue) return cue;
   }
   return null;
+}
+
+/**
+ * The comparison cue whose last word is at `endAt` (`more than`, `at least`, `above`, `older
+ * than`), longest first; `hint` holds a comparative adjective that says what is compared.
+ */
+export function cueEndingAt(
+  tokens: readonly Token[],
+  endAt: number,
+): { op: CompareOp; start: number; end: number; hint: string[] } | null {
+  for (const [words, op] of CUES) {
+    if (matchesBackward(tokens, endAt, words)) return { op, start: endAt - words.length + 1, end: endAt + 1, hint: [] };
+  }
+  // X-er than: faster than, hotter than, older than
+  if (tokens[endAt]?.norm !== 'than') return null;
+  const adj = tokens[endAt - 1]?.norm ?? '';
+  const concept = CONCEPTS.get(adj);
+  const op: CompareOp | null = MORE.has(adj)
+    ? '>'
+    : LESS.has(adj)
+      ? '<'
+      : concept?.direction === 'desc'
+        ? '>'
+        : concept?.direction === 'asc'
+          ? '<'
+          : null;
+  return op ? { op, start: endAt - 1, end: endAt + 1, hint: concept ? [adj] : [] } : null;
 }
 
 /**

@@ -5,7 +5,16 @@ import { cueTokens, range, type LinkRule } from './rule';
 export const coverage: LinkRule = {
   name: 'coverage',
   apply(s) {
-    const spans: Span[][] = [s.terms, s.arithmetic, s.comparisons, s.groups, s.orders, s.textMatches];
+    const spans: Span[][] = [
+      s.terms,
+      s.arithmetic,
+      s.comparisons,
+      s.setComparisons,
+      s.quantifiedComparisons,
+      s.groups,
+      s.orders,
+      s.textMatches,
+    ];
     for (const k of [...s.taken, ...cueTokens(s), ...s.distinctAt]) s.covered.add(k);
     for (const list of spans) for (const x of list) for (const k of range(x.start, x.end)) s.covered.add(k);
   },

@@ -13,11 +13,14 @@ import { distinctWords } from './distinct-words';
 import { groups } from './groups';
 import { limitOrders } from './limit-orders';
 import { limits } from './limits';
+import { ordinalLimits } from './ordinal-limits';
 import { negation } from './negation';
 import { oneAnswer } from './one-answer';
 import { operators } from './operators';
 import { projection } from './projection';
+import { quantifiedComparisons } from './quantified-comparisons';
 import { relationVerbs } from './relation-verbs';
+import { setComparisons } from './set-comparisons';
 import type { LinkRule } from './rule';
 import { superlativeOrders } from './superlative-orders';
 import { terms } from './terms';
@@ -38,8 +41,8 @@ export type { LinkRule, LinkState } from './rule';
  * Why this order:
  * 1. Cues that own their numbers and words come first, so nothing later reads them as data:
  *    windows before dates ("a sliding window of the last 30 seconds" is not a date range), dates
- *    before limits ("the first 10 days"), limits and the sort direction before comparisons ("top
- *    3" is no value), comparisons before aggregate cues ("at least" is no minimum); text matches
+ *    before limits ("the first 10 days"), limits (and ranks said as ordinals, "the second
+ *    highest") and the sort direction before comparisons ("top 3" is no value), comparisons before aggregate cues ("at least" is no minimum); text matches
  *    own their quoted text ("containing 'Ha'": the text is no value).
  * 2. Words that are cues, not data: aggregate and superlative cues, then operators (which take
  *    back a cue read at `times`), then distinct words. The terms are matched on what is left.
@@ -47,7 +50,11 @@ export type { LinkRule, LinkState } from './rule';
  * 4. What the terms take part in, each needing the ones before: negation and projection mark
  *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`); aggregates find their
  *    targets among terms and arithmetic; comparisons find their subject among terms and
- *    aggregates, and a number left after a column with no cue is its value (`id 7`); groups need the aggregates and comparisons (`products with a total quantity
+ *    aggregates, and a number left after a column with no cue is its value (`id 7`); a comparison
+ *    with an aggregate (`above the average price`) needs the aggregates
+ *    and takes its superlative cue before the orders read it (`below the largest balance` does
+ *    not sort), and one with every member of a set (`older than every manager`) takes its
+ *    quantifier before groups read `every` as a grouping; groups need the aggregates and comparisons (`products with a total quantity
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
  *    the explicit direction (or `in order of X` without one), and the one-answer limit (only when no limit was said).
@@ -59,6 +66,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   // 1. cues that own their numbers
   timeGroups,
   timeRanges,
+  ordinalLimits,
   limits,
   direction,
   comparisonCues,
@@ -76,6 +84,8 @@ export const LINK_RULES: readonly LinkRule[] = [
   arithmetic,
   aggregates,
   comparisons,
+  setComparisons,
+  quantifiedComparisons,
   equalNumbers,
   textMatches,
   groups,

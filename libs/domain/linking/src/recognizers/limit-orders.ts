@@ -11,6 +11,7 @@ export const limitOrders: LinkRule = {
         text: slice(s, l.start, l.end),
         direction: null,
         limit: l.limit,
+        ...(l.offset ? { offset: l.offset } : {}),
         key: null,
         hinted: [],
       });

@@ -6,8 +6,10 @@ import { superlativeAt } from './superlatives';
 export const limits: LinkRule = {
   name: 'limits',
   apply(s) {
-    s.limits = findLimits(s.tokens, s.taken);
-    for (const l of s.limits) take(s, range(l.start, l.end));
+    // After the ranks said as ordinals (`the 3rd highest`), whose tokens it leaves alone.
+    const found = findLimits(s.tokens, s.taken);
+    s.limits.push(...found);
+    for (const l of found) take(s, range(l.start, l.end));
   },
 };
 
@@ -15,6 +17,8 @@ export interface FoundLimit {
   start: number;
   end: number;
   limit: number;
+  /** Rows ranked before the ones asked for (`the second highest`: 1). */
+  offset?: number;
 }
 
 /**

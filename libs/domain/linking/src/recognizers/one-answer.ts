@@ -15,25 +15,25 @@ export const oneAnswer: LinkRule = {
   apply(s) {
     const hasSuperlative = [...s.aggregateCues.values()].some((c) => c.superlative);
     if (s.limits.length || !hasSuperlative) return;
+    const entity = superlativeEntity(s);
+    if (entity) {
+      s.orders.push({
+        ...entity,
+        text: slice(s, entity.start, entity.end),
+        direction: null,
+        limit: 1,
+        key: null,
+        hinted: [],
+      });
+      return;
+    }
     for (let i = 0; i < s.tokens.length; i++) {
       const w = norm(s, i);
-      const entity = w === 'the' ? superlativeEntity(s, i) : null;
-      if (entity) {
-        s.orders.push({
-          start: i,
-          end: entity,
-          text: slice(s, i, entity),
-          direction: null,
-          limit: 1,
-          key: null,
-          hinted: [],
-        });
-        return;
-      }
       const singularThe = w === 'the' && singledOut(s, i);
       if (w !== 'which' && w !== 'what' && !singularThe) continue;
       const next = s.tokens[i + 1];
-      if (!next || next.kind !== 'word' || numberOf(next) !== null) continue;
+      // `which one has the most` is one answer; `which 3` is a number.
+      if (!next || next.kind !== 'word' || (numberOf(next) !== null && next.norm !== 'one')) continue;
       const t = s.termAt.get(i + 1);
       const noun = t ? s.tokens[t.end - 1] : next;
       if (noun && singular(noun.norm) === noun.norm && !FUNCTION_WORDS.has(next.norm)) {
@@ -47,18 +47,25 @@ export const oneAnswer: LinkRule = {
 };
 
 /**
- * `the oldest host`, `the largest city`: `the`, a superlative and one row of a table said in the
- * singular (a table's name, not a column's: `the highest temperature per device` is a max). The
- * end of the noun, or null.
+ * `the oldest host`, `the most expensive product`: `the`, a superlative, then one thing the data
+ * holds rows of (a table, said in the singular) is that one row, when the superlative says what it
+ * ranks by (a time, or a measure such as age or price). A column after the superlative (`the
+ * highest temperature`) is a value, max() or an order, not a row: left to the readings.
  */
-function superlativeEntity(s: LinkState, i: number): number | null {
-  const sup = superlativeAt(s.tokens, i + 1);
-  const t = sup ? s.termAt.get(sup.end) : undefined;
-  if (!sup || !t || t.start !== sup.end || t.values.length) return null;
-  const table = t.tables[0];
-  const noun = s.tokens[t.end - 1]?.norm ?? '';
-  const namesTable = !!table && !t.columns.some((c) => c.score > table.score);
-  return namesTable && singular(noun) === noun ? t.end : null;
+function superlativeEntity(s: LinkState): { start: number; end: number } | null {
+  for (let i = 0; i < s.tokens.length; i++) {
+    if (norm(s, i) !== 'the' || !s.aggregateCues.get(i + 1)?.superlative) continue;
+    const sup = superlativeAt(s.tokens, i + 1);
+    // The superlative must say what it ranks by (`oldest`, `cheapest`): `the largest state` does not.
+    if (!sup || (!sup.time && !sup.concept)) continue;
+    const t = s.termAt.get(sup.end);
+    const noun = t && t.start === sup.end ? s.tokens[t.end - 1] : undefined;
+    const table = t?.tables[0];
+    if (!t || !noun || !table || t.values.length || singular(noun.norm) !== noun.norm) continue;
+    if (t.columns.some((c) => c.score > table.score)) continue;
+    return { start: i, end: t.end };
+  }
+  return null;
 }
 
 /** `the X with the best …`: the noun after `the` at `i` is followed by a clause with a superlative. */

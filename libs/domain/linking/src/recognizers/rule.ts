@@ -12,6 +12,8 @@ import type {
   GroupLink,
   OrderLink,
   RelationLink,
+  SetComparisonLink,
+  QuantifiedComparisonLink,
   Span,
   TextMatchLink,
   TermLink,
@@ -76,6 +78,10 @@ export interface LinkState {
   /** The aggregate (its index) starting at each token. */
   aggregateAt: Map<number, number>;
   comparisons: ComparisonLink[];
+  /** Comparisons with an aggregate of a set (`above the average price`). */
+  setComparisons: SetComparisonLink[];
+  /** Comparisons with every member of a set (`older than every manager`). */
+  quantifiedComparisons: QuantifiedComparisonLink[];
   groups: GroupLink[];
   orders: OrderLink[];
   relations: RelationLink[];
@@ -119,6 +125,8 @@ export function newLinkState(text: string, tokens: readonly Token[], index: Sche
     aggregates: [],
     aggregateAt: new Map(),
     comparisons: [],
+    setComparisons: [],
+    quantifiedComparisons: [],
     groups: [],
     orders: [],
     relations: [],

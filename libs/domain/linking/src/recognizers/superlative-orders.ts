@@ -1,3 +1,4 @@
+import { CONCEPTS } from '../lexicon';
 import { conceptColumns } from '../match';
 import { superlativeAt } from './superlatives';
 import type { OrderLink } from '../types';
@@ -16,8 +17,9 @@ export const superlativeOrders: LinkRule = {
     for (const [i, c] of cuesInOrder(s)) {
       if (!c.superlative) continue;
       if (direction && i >= direction.start && i < direction.end) continue;
-      const sup = superlativeAt(s.tokens, i);
-      if (!sup) continue;
+      const said = superlativeAt(s.tokens, i);
+      if (!said) continue;
+      const sup = ofAge(s, i, said);
       const hinted = sup.concept ? conceptColumns(s.index, sup.concept) : [];
       const key: OrderLink['key'] = sup.time ? { time: true } : hinted.length ? null : keyAfter(s, i, sup.end);
       s.orders.push({
@@ -28,10 +30,24 @@ export const superlativeOrders: LinkRule = {
         limit: null,
         key,
         hinted,
+        superlative: true,
       });
     }
   },
 };
+
+type Superlative = NonNullable<ReturnType<typeof superlativeAt>>;
+
+/**
+ * `the oldest technician`: said of things that have an age, the oldest is the one with the most
+ * age, not the earliest row; with no age column it sorts on time as before (`the oldest order`).
+ */
+function ofAge(s: LinkState, i: number, sup: Superlative): Superlative {
+  const w = norm(s, i);
+  const concept = sup.time ? CONCEPTS.get(w) : undefined;
+  if (!concept?.direction || !conceptColumns(s.index, w).length) return sup;
+  return { ...sup, direction: concept.direction, time: false, concept: w };
+}
 
 /** What the superlative at `i` (ending at `end`) sorts on, said within six tokens after it. */
 function keyAfter(s: LinkState, i: number, end: number): OrderLink['key'] {

@@ -154,3 +154,25 @@ export function scholarSchema(): LinkSchema {
     },
   };
 }
+
+/** Staff and their managers: a set to compare with (`older than every manager`), as a table and as a value of `job`. */
+export function staffSchema(): LinkSchema {
+  return {
+    streaming: false,
+    values: { employees: { job: ['engineer', 'manager', 'clerk'] } },
+    tables: {
+      employees: [
+        { name: 'employee_id', data_type: 'INTEGER' },
+        { name: 'name', data_type: 'VARCHAR' },
+        { name: 'job', data_type: 'VARCHAR' },
+        { name: 'age', data_type: 'INTEGER' },
+        { name: 'salary', data_type: 'DOUBLE' },
+      ],
+      directors: [
+        { name: 'director_id', data_type: 'INTEGER' },
+        { name: 'name', data_type: 'VARCHAR' },
+        { name: 'age', data_type: 'INTEGER' },
+      ],
+    },
+  };
+}

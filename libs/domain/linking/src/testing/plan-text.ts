@@ -2,6 +2,7 @@ import type {
   Aggregate,
   ColumnRef,
   Condition,
+  ExtremePerGroup,
   Literal,
   OrderKey,
   Projection,
@@ -22,6 +23,10 @@ export interface PlanText {
   having: string;
   orderBy: string;
   limit: number | null;
+  /** Rows skipped before the limit (`the second highest`). */
+  offset: number;
+  /** The rows holding their group's extreme: `max(age) per team`, `top 3 min(price) per category`. */
+  extreme: string;
   distinct: boolean;
   time: string;
 }
@@ -39,6 +44,8 @@ export function planText(input: QueryPlanInput | null): PlanText | null {
     having: plan.having.map((h) => `${aggregateText(h.aggregate)} ${h.op} ${h.value}`).join(' AND '),
     orderBy: plan.order_by.map((o) => `${orderText(o.key)} ${o.direction ?? 'asc'}`).join(', '),
     limit: plan.limit,
+    offset: plan.offset,
+    extreme: extremeText(plan.extreme_per_group),
     distinct: plan.distinct,
     time: tw
       ? `bucket ${tw.size} ${tw.unit} of ${refText(tw.column)}${tw.as_date ? ' as date' : ''}`
@@ -92,8 +99,13 @@ export function conditionText(c: Condition): string {
       const where = c.subquery.plan.where ? ` WHERE ${conditionText(c.subquery.plan.where)}` : '';
       return `${c.negated ? 'NOT ' : ''}EXISTS (${c.subquery.plan.source}: ${tie}${where})`;
     }
-    case 'compare_subquery':
-      return `${exprText(c.left)} ${c.op} ${c.quantifier ? `${c.quantifier} ` : ''}(sub-plan)`;
+    case 'compare_subquery': {
+      // The sub-plan in SQL-like words: `price > (SELECT avg(price) FROM products)`.
+      const sub = c.subquery.plan;
+      const quantifier = c.quantifier && c.quantifier !== 'single' ? `${c.quantifier.toUpperCase()} ` : '';
+      const where = sub.where ? ` WHERE ${conditionText(sub.where)}` : '';
+      return `${exprText(c.left)} ${c.op} ${quantifier}(SELECT ${sub.select.map(projectionText).join(', ')} FROM ${sub.source}${where})`;
+    }
   }
 }
 
@@ -108,4 +120,10 @@ function orderText(k: OrderKey): string {
   if (k.kind === 'aggregate') return aggregateText(k.aggregate);
   if (k.kind === 'value') return exprText(k.expr);
   return `#${k.index}`;
+}
+
+function extremeText(x: ExtremePerGroup | null): string {
+  if (!x) return '';
+  const top = x.count > 1 ? `top ${x.count} ` : '';
+  return `${top}${x.extreme}(${exprText(x.by)})${x.per.length ? ` per ${x.per.map(refText).join(', ')}` : ''}`;
 }
