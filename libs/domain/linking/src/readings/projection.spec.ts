@@ -26,6 +26,27 @@ const names: LinkSchema = {
   },
 };
 
+/** Authors and their papers through a bridge, with the declared keys. */
+const papers: LinkSchema = {
+  streaming: false,
+  values: { authors: { fname: ['Olin', 'Ann'], lname: ['Shivers', 'Lee'] } },
+  tables: {
+    authors: [int('authID'), text('fname'), text('lname')],
+    authorship: [int('authID'), int('paperID')],
+    papers: [int('paperID'), text('title')],
+  },
+  keys: {
+    authors: { primaryKey: ['authID'] },
+    papers: { primaryKey: ['paperID'] },
+    authorship: {
+      foreignKeys: [
+        { columns: ['authID'], references: { table: 'authors', columns: ['authID'] } },
+        { columns: ['paperID'], references: { table: 'papers', columns: ['paperID'] } },
+      ],
+    },
+  },
+};
+
 describe('projection', () => {
   const EXAMPLES: Example<Said>[] = [
     { say: 'Show the time and temperature of every reading from device dev-03.', means: ['ts, temperature', []] },
@@ -50,6 +71,8 @@ describe('projection', () => {
       on: names,
       means: ['orders.order_id, orders.order_status', []],
     },
+    // Another table's rows listed are shown by the column that names them, not by their key.
+    { say: 'Find the papers which have "Olin Shivers" as an author.', on: papers, means: ['papers.title', []] },
     // Naming the table is asking for its rows.
     { say: 'Show all devices.', means: ['', []] },
   ];

@@ -74,6 +74,19 @@ function ownsPrevious(s: ReadingState, t: TermLink): boolean {
   return !!owned && owned.columns.length > 0 && !isTableMention(s, owned);
 }
 
+/**
+ * `Find the papers which have … as an author`: another table's rows listed are shown by the one
+ * column that names them (a `title` or a `name`), not by their key.
+ */
+function nameColumnOf(s: ReadingState, table: string): Resolved | null {
+  const info = s.index.table(table);
+  const names = (info?.columns ?? []).filter(
+    (c) => c.text && !c.path.length && ['name', 'title'].includes(c.readings[0]?.words.at(-1) ?? ''),
+  );
+  const own = names.length === 1 ? names[0] : undefined;
+  return own && s.scope.includes(table) ? { table, info: own, score: 1 } : null;
+}
+
 /** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
 function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
   if (t.negated && !resolve(s, t)?.info.boolean) {
@@ -90,6 +103,11 @@ function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
     return null;
   }
   if (t.columns.every((c) => c.match === 'concept')) return null;
+  const named = table ? nameColumnOf(s, table) : null;
+  if (named) {
+    use(s, t);
+    return named;
+  }
   const r = resolve(s, t);
   if (!r) return null;
   const tied = ties(s, t);
