@@ -189,7 +189,10 @@ describe('chaos: conversations survive killed workers and a Redis restart', () =
       return { content: JSON.stringify({ intent: 'nl2sql', stream: 'sensor_stream', question: null }), delayMs };
     }
     if (system.includes(DRAFT_SYSTEM_MARK)) {
-      return { content: all.includes('[repair]') ? REPAIR_SQL : GOOD_SQL, delayMs, chunkDelayMs: 15 };
+      // The request itself, not the prompt: earlier confirmed questions of the tenant (few-shot
+      // examples, some of them repair conversations) are in the prompt too.
+      const request = /<user_request>\n([\s\S]*?)\n<\/user_request>/.exec(all)?.[1] ?? all;
+      return { content: request.includes('[repair]') ? REPAIR_SQL : GOOD_SQL, delayMs, chunkDelayMs: 15 };
     }
     if (system.includes(ANSWER_SYSTEM_MARK)) {
       // A sentence with no number: the check keeps it, so kills land in word_answer's call too.

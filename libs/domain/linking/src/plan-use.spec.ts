@@ -14,7 +14,28 @@ function unused(request: string, schema: LinkSchema): string[] {
   return unusedTerms(links, plan, schema);
 }
 
+/** Flights and their pilot, beside a table whose column is `name`: `named` links to it. */
+const flights: LinkSchema = {
+  streaming: false,
+  values: { flight: { pilot: ['Thompson', 'Baker'] } },
+  tables: {
+    flight: [
+      { name: 'flight_id', data_type: 'INTEGER' },
+      { name: 'pilot', data_type: 'VARCHAR' },
+      { name: 'velocity', data_type: 'DOUBLE' },
+    ],
+    airport: [
+      { name: 'airport_id', data_type: 'INTEGER' },
+      { name: 'name', data_type: 'VARCHAR' },
+    ],
+  },
+};
+
 describe('unusedTerms: phrases naming data that the plan does not use', () => {
+  it('lets a naming verb before a value go unused: it only says the value is a name', () => {
+    expect(unused("What is the velocity of the pilot named 'Thompson'?", flights)).toEqual([]);
+  });
+
   it('finds a clause the plan dropped', () => {
     // Read as a bare count of cars today: the gearbox is named, and nothing in the plan uses it.
     expect(unused('how many cars have an automatic gearbox', cars)).toEqual(['automatic gearbox']);

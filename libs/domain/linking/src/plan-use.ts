@@ -66,11 +66,23 @@ function mayGoUnused(t: TermLink, links: Links, index: SchemaIndex, used: (t: Te
   if (!t.tables.length && !t.values.length && columns.length && columns.every((c) => c && looksTemporal(c)))
     return true;
   if (WHOLE_SET.has((links.tokens[t.start - 1] ?? '').toLowerCase())) return true;
+  if (namesTheValueAfter(t, links)) return true;
   if (t.tables.length) return false;
   const tables = new Set(t.columns.map((c) => c.table));
   return links.terms.some(
     (x) => x !== t && adjacent(links, t, x) && used(x) && x.columns.some((c) => tables.has(c.table)),
   );
+}
+
+/** Verbs that say a value is a name: `the pilot named 'Thompson'`, `a film called "Up"`. */
+const NAMING_VERBS: ReadonlySet<string> = new Set(['named', 'called', 'titled', 'entitled']);
+
+/** `named` right before a value (quotes aside) only says the value is a name: the value's link reads it. */
+function namesTheValueAfter(t: TermLink, links: Links): boolean {
+  if (t.end - t.start !== 1 || !NAMING_VERBS.has(t.text.toLowerCase())) return false;
+  let k = t.end;
+  while (k < t.end + 2 && !/[\p{L}\p{N}]/u.test(links.tokens[k] ?? '')) k++;
+  return links.terms.some((x) => x.start === k && x.values.length > 0);
 }
 
 /** Next to each other, or with only articles between (`declared a major`). */
