@@ -203,15 +203,9 @@ describe('each plan construct returns the rows of a hand-written query, on DuckD
       functions,
     });
     expect({ duckSql, errors: local.ok ? [] : local.errors }).toEqual({ duckSql, errors: [] });
-    const verdict = await engines.duck.validate(duckSql, TMP);
-    if (!verdict.ok) throw new Error(`DuckDB refused ${duckSql}: ${verdict.error}`);
-    const expected = await engines.duckRows(c.sql);
-    expect(expected.length).toBeGreaterThan(0);
-    expect({ duckSql, rows: await engines.duckRows(duckSql) }).toEqual({ duckSql, rows: expected });
-    if (!engines.pg) return;
-    const pgSql = targetProfile('postgres').compiler.compile(checked.plan, engines.tables).sql;
-    const pv = await engines.pg.validate(pgSql, TMP);
-    if (!pv.ok) throw new Error(`PostgreSQL refused ${pgSql}: ${pv.error}`);
-    expect({ pgSql, rows: await engines.pgRows(pgSql) }).toEqual({ pgSql, rows: await engines.pgRows(c.sql) });
+    const [duck, ...pg] = await engines.planBesideSql(checked.plan, c.sql, TMP);
+    expect(duck?.expected.length).toBeGreaterThan(0);
+    for (const r of [duck, ...pg])
+      expect({ sql: r?.compiled, rows: r?.rows }).toEqual({ sql: r?.compiled, rows: r?.expected });
   });
 });

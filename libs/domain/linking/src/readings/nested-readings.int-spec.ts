@@ -1,5 +1,4 @@
 import { checkPlan, QueryPlan } from '@nl2p/query-plan';
-import { targetProfile } from '@nl2p/engine';
 // The engines' shared test harness (demo data on a real DuckDB and, with POSTGRES_URL, a real
 // PostgreSQL), as the plan construct tests use it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -57,16 +56,9 @@ describe("the linker's nested readings return the rows of hand-written SQL, on D
     expect({ confidence: p.confidence, doubts: p.doubts }).toEqual({ confidence: 'high', doubts: [] });
     const checked = checkPlan(QueryPlan.parse(p.plan), engines.tables);
     if (!checked.ok) throw new Error(`the plan check refused the plan: ${checked.errors.join('; ')}`);
-    const duckSql = targetProfile('duckdb').compiler.compile(checked.plan, engines.tables).sql;
-    const verdict = await engines.duck.validate(duckSql, TMP);
-    if (!verdict.ok) throw new Error(`DuckDB refused ${duckSql}: ${verdict.error}`);
-    const expected = await engines.duckRows(c.sql);
-    expect(expected.length).toBeGreaterThan(0);
-    expect({ duckSql, rows: await engines.duckRows(duckSql) }).toEqual({ duckSql, rows: expected });
-    if (!engines.pg) return;
-    const pgSql = targetProfile('postgres').compiler.compile(checked.plan, engines.tables).sql;
-    const pv = await engines.pg.validate(pgSql, TMP);
-    if (!pv.ok) throw new Error(`PostgreSQL refused ${pgSql}: ${pv.error}`);
-    expect({ pgSql, rows: await engines.pgRows(pgSql) }).toEqual({ pgSql, rows: await engines.pgRows(c.sql) });
+    const [duck, ...pg] = await engines.planBesideSql(checked.plan, c.sql, TMP);
+    expect(duck?.expected.length).toBeGreaterThan(0);
+    for (const r of [duck, ...pg])
+      expect({ sql: r?.compiled, rows: r?.rows }).toEqual({ sql: r?.compiled, rows: r?.expected });
   });
 });

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Column } from '@nl2p/envelope';
-import type { KeyedTables } from '@nl2p/query-plan';
+import type { KeyedTables, QueryPlan } from '@nl2p/query-plan';
 import { ensureDemoDatabase } from '../../duckdb/demo-data';
 import { DuckDbTarget } from '../../duckdb/duckdb-target';
 import { ensurePostgresDemo } from '../../postgres/demo-data';
 import { PostgresTarget } from '../../postgres/postgres-target';
+import { targetProfile } from '../../targets';
 import { LIBRARY_SQL } from './library-fixture';
 
 /**
@@ -76,6 +77,31 @@ export class BothEngines {
     } finally {
       conn.closeSync();
     }
+  }
+
+  /**
+   * The plan compiled for each engine (DuckDB, then PostgreSQL when started), validated there (a
+   * refusal throws), with its rows beside those of the hand-written `sql` on the same engine.
+   */
+  async planBesideSql(
+    plan: QueryPlan,
+    sql: string,
+    tmpId: string,
+  ): Promise<{ engine: string; compiled: string; rows: string[]; expected: string[] }[]> {
+    const engines = [
+      { engine: 'DuckDB', kind: 'duckdb' as const, target: this.duck, rowsOf: (q: string) => this.duckRows(q) },
+      ...(this.pg
+        ? [{ engine: 'PostgreSQL', kind: 'postgres' as const, target: this.pg, rowsOf: (q: string) => this.pgRows(q) }]
+        : []),
+    ];
+    const out = [];
+    for (const e of engines) {
+      const compiled = targetProfile(e.kind).compiler.compile(plan, this.tables).sql;
+      const verdict = await e.target.validate(compiled, tmpId);
+      if (!verdict.ok) throw new Error(`${e.engine} refused ${compiled}: ${verdict.error}`);
+      out.push({ engine: e.engine, compiled, rows: await e.rowsOf(compiled), expected: await e.rowsOf(sql) });
+    }
+    return out;
   }
 
   async pgRows(sql: string): Promise<string[]> {
