@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createGatewayApp } from '../../apps/gateway/src/create-app';
+import { twoTenantsOnDemo } from '../support/tenants';
 import { useWorkflowStack } from '../support/workflow-stack';
 
 const KEY_A = 'key-of-acme-0123456789';
 const KEY_B = 'key-of-globex-9876543210';
-const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 
 const HOT = 'average temperature per device, only above 30';
 
@@ -16,17 +15,7 @@ const HOT = 'average temperature per device, only above 30';
  * a scripted server, and no turn here reaches it.
  */
 describe('confirmed questions (/v1/examples) and turns that reuse them', () => {
-  const t = useWorkflowStack({
-    duckdb: true,
-    env: {
-      AUTH_DISABLED: 'false',
-      API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
-      TARGET: 'duckdb',
-      LINKING: 'true',
-      DRAFT_MODE: 'plan',
-      PLAN_TRUST_LINKS: 'true',
-    },
-  });
+  const t = useWorkflowStack(twoTenantsOnDemo(KEY_A, KEY_B));
 
   async function call(method: string, path: string, key = KEY_A, body?: unknown, base = t.stack.gatewayUrl) {
     const res = await fetch(`${base}${path}`, {

@@ -1,7 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,11 +11,11 @@ import { parse } from 'yaml';
 import { GatewayHttpError } from '../../apps/cli/src/api';
 import { cli, type CliIo } from '../../apps/cli/src/cli';
 import { createMcpHttpApp } from '../../apps/mcp/src/http';
+import { twoTenantsOnDemo } from '../support/tenants';
 import { useWorkflowStack } from '../support/workflow-stack';
 
 const KEY_A = 'surfaces-key-of-acme-0123456789';
 const KEY_B = 'surfaces-key-of-globex-9876543210';
-const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 
 const REVENUE_PER_COUNTRY =
   'SELECT customers.country, sum(orders.quantity * orders.unit_price) AS sum_revenue FROM orders JOIN customers ON orders.customer_id = customers.customer_id GROUP BY customers.country';
@@ -52,17 +51,7 @@ const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string
  * sees none of it.
  */
 describe('the glossary from the CLI and the MCP server', () => {
-  const t = useWorkflowStack({
-    duckdb: true,
-    env: {
-      AUTH_DISABLED: 'false',
-      API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
-      TARGET: 'duckdb',
-      LINKING: 'true',
-      DRAFT_MODE: 'plan',
-      PLAN_TRUST_LINKS: 'true',
-    },
-  });
+  const t = useWorkflowStack(twoTenantsOnDemo(KEY_A, KEY_B));
   let dir: string;
   let http: Server;
   let mcpUrl: URL;
@@ -252,17 +241,7 @@ describe('the glossary from the CLI and the MCP server', () => {
  * and another tenant's key sees and forgets none of them.
  */
 describe('confirmed questions from the CLI and the MCP server', () => {
-  const t = useWorkflowStack({
-    duckdb: true,
-    env: {
-      AUTH_DISABLED: 'false',
-      API_KEYS: `acme:${sha(KEY_A)},globex:${sha(KEY_B)}`,
-      TARGET: 'duckdb',
-      LINKING: 'true',
-      DRAFT_MODE: 'plan',
-      PLAN_TRUST_LINKS: 'true',
-    },
-  });
+  const t = useWorkflowStack(twoTenantsOnDemo(KEY_A, KEY_B));
   let http: Server;
   let mcpUrl: URL;
   const clients: Client[] = [];
