@@ -30,6 +30,7 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
     for (const request of requests) {
       const once = readOnce(request, schema);
       const r = readRequest(request, schema, { linking: true, mode: 'plan', trustLinks: true });
+      const links = linkRequest(request, schema);
       out.push(
         '',
         `> ${request}`,
@@ -40,12 +41,12 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
         `unknown: ${r.unknown.join(', ') || '-'}  ambiguous: ${JSON.stringify(r.ambiguous)}`,
         `assumptions: ${r.assumptions.join(' | ') || '-'}`,
         `plan: ${JSON.stringify(r.plan)}`,
-        ...linkRequest(request, schema).comparisons.map(
+        ...links.comparisons.map(
           (c) =>
             `  comparison "${c.text}": ${c.op} ${c.value}${c.aggregate ? ` (${c.aggregate})` : ''}` +
             `${c.excluded ? ' excluded' : ''}${c.orWithPrevious ? ' or' : ''}`,
         ),
-        ...linkRequest(request, schema).terms.map(
+        ...links.terms.map(
           (t) =>
             `  term "${t.text}" [${t.start},${t.end})${t.projected ? ' projected' : ''}${t.negated ? ' negated' : ''}: ` +
             [

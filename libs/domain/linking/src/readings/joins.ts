@@ -18,22 +18,23 @@ export const joins: ReadingRule = {
   name: 'joins',
   apply(s) {
     if (!s.source) return;
+    const named = new Set(s.links.terms.flatMap((o) => (o.tables[0] ? [o.tables[0].table] : [])));
     for (const t of s.links.terms) {
       // A word that fits the source at all is read there (`device` beside `device_id`).
       if (t.negated || termScore(t, s.source) > 0 || !(t.columns.length || t.values.length)) continue;
-      const table = tableToJoin(s, t);
+      const table = tableToJoin(s, t, named);
       if (table) join(s, table);
     }
   },
 };
 
-function tableToJoin(s: ReadingState, t: TermLink): string | null {
+/** `named`: the tables other words name outright. */
+function tableToJoin(s: ReadingState, t: TermLink, named: ReadonlySet<string>): string | null {
   const here = Math.max(0, ...s.scope.map((table) => termScore(t, table)));
   // `the dates of the orders`: the table said after `of` is the one, when it has the column.
   const owner = ofTable(s, t);
   if (owner && !s.scope.includes(owner) && t.columns.some((c) => c.table === owner) && reachable(s, owner))
     return owner;
-  const named = new Set(s.links.terms.flatMap((o) => (o.tables[0] ? [o.tables[0].table] : [])));
   const tables = [...new Set([...t.columns.map((c) => c.table), ...t.values.map((v) => v.table)])];
   const ranked = tables
     .filter((table) => !s.scope.includes(table))

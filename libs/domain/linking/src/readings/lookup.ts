@@ -53,6 +53,7 @@ export function resolve(
   // `the dates of the orders`: a column of the table said after `of`, when it has one.
   const owner = ofTable(s, t);
   const within = owner && t.columns.some((c) => c.table === owner && s.scope.includes(owner)) ? owner : null;
+  const qualifiers = qualifierWords(s, t);
   let best: Resolved | null = null;
   for (const c of t.columns) {
     if (!s.scope.includes(c.table) || (within && c.table !== within)) continue;
@@ -61,7 +62,7 @@ export function resolve(
     if ((opts.numeric || opts.measure) && !info.numeric) continue;
     // Ids are numbers but not amounts: nobody averages them.
     if (opts.measure && /(^|_)id$/i.test(info.column)) continue;
-    let score = c.score + qualifierBonus(s, t, c);
+    let score = c.score + qualifierBonus(s, qualifiers, c);
     if (c.table === s.source) score += 0.01;
     if (opts.preferTable && c.table === opts.preferTable) score += 0.2;
     if (!best || score > best.score) best = { table: c.table, info, score };
@@ -89,9 +90,10 @@ export function genericKey(s: ReadingState, t: TermLink): Resolved | null {
  */
 export function ties(s: ReadingState, t: TermLink): string[] {
   if (genericKey(s, t)) return [];
+  const qualifiers = qualifierWords(s, t);
   const inScope = t.columns
     .filter((c) => s.scope.includes(c.table))
-    .map((c) => ({ c, score: c.score + qualifierBonus(s, t, c) }))
+    .map((c) => ({ c, score: c.score + qualifierBonus(s, qualifiers, c) }))
     .sort((a, b) => b.score - a.score);
   const top = inScope[0]?.score ?? 0;
   const tied = inScope.filter((x) => top - x.score < TIE && x.c.match !== 'concept').map((x) => x.c);
@@ -108,8 +110,7 @@ const QUALIFIED = 0.06;
  * (past articles and `all`) or right before the term that is a word of a candidate's name or of
  * its table's name prefers that candidate.
  */
-function qualifierBonus(s: ReadingState, t: TermLink, c: ColumnCandidate): number {
-  const words = qualifierWords(s, t);
+function qualifierBonus(s: ReadingState, words: ReadonlySet<string>, c: ColumnCandidate): number {
   if (!words.size) return 0;
   const info = column(s, c);
   const table = s.index.table(c.table);

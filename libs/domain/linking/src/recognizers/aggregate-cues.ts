@@ -52,7 +52,7 @@ export const aggregateCues: LinkRule = {
         continue;
       }
       const fn = AGGREGATE_WORDS[w];
-      if (fn && !namesColumn(tokens, i, s.index) && !startsColumnName(tokens, i, s.index)) {
+      if (fn && !endsColumnName(tokens, i, s.index) && !startsColumnName(tokens, i, s.index)) {
         // "in total" after a count is only emphasis; kept as a weak sum cue the proposer may drop.
         s.aggregateCues.set(i, { fn, superlative: false, end: i + 1 });
       }
@@ -60,20 +60,16 @@ export const aggregateCues: LinkRule = {
   },
 };
 
-/** `Office Chair` in `Office Chair orders` is a value, `total amount` a column: not cues. */
-function namesColumn(tokens: readonly Token[], i: number, index: SchemaIndex): boolean {
-  const pairs = [
-    [tokens[i]?.norm ?? '', tokens[i + 1]?.norm ?? ''],
-    [tokens[i - 1]?.norm ?? '', tokens[i]?.norm ?? ''],
-  ];
+/**
+ * The cue ends a column's two-word name (`grand total` → grand_total): not a cue. One that begins
+ * a name (`total amount`) is startsColumnName's.
+ */
+function endsColumnName(tokens: readonly Token[], i: number, index: SchemaIndex): boolean {
+  const [a, b] = [tokens[i - 1]?.norm ?? '', tokens[i]?.norm ?? ''];
   return index.tables.some((t) =>
     t.columns.some((c) =>
       c.readings.some(
-        (r) =>
-          r.words.length === 2 &&
-          pairs.some(
-            ([a, b]) => wordScore(a ?? '', r.words[0] ?? '') >= 0.9 && wordScore(b ?? '', r.words[1] ?? '') >= 0.9,
-          ),
+        (r) => r.words.length === 2 && wordScore(a, r.words[0] ?? '') >= 0.9 && wordScore(b, r.words[1] ?? '') >= 0.9,
       ),
     ),
   );
