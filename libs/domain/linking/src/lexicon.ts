@@ -262,14 +262,24 @@ export const REQUEST_VERBS = new Set(
   run runs ran reach reached hit hits describe describes explain explains`.split(/\s+/),
 );
 
-/** Nouns that stand for "the data" in general: linked when a catalog name matches, never unknown. */
-export const FILLER_WORDS = new Set(
-  `row rows record records entry entries item data information info result results value values figure figures level levels
+/**
+ * Words that only say data is related (`the corresponding documents`, `their respective
+ * owners`): which tables and how they join is the readings' to decide, from what the request names.
+ */
+export const RELATED_WORDS: ReadonlySet<string> = new Set(['corresponding', 'respective', 'relevant']);
+
+/**
+ * Nouns that stand for "the data" in general: linked when a catalog name matches, never unknown;
+ * and the words that only say data is related.
+ */
+export const FILLER_WORDS = new Set([
+  ...`row rows record records entry entries item data information info result results value values figure figures level levels
   thing things stuff one ones total totals number numbers amount amounts overall altogether
   first last start starting starts end ending beginning together separately respectively everything anything
   question answer detail details reading readings event events message messages sample samples measurement measurements
   observation observations datapoint datapoints point points line lines`.split(/\s+/),
-);
+  ...RELATED_WORDS,
+]);
 
 /** Words that are part of a cue (aggregates, order, time, comparison) rather than content. */
 export const CUE_WORDS = new Set(

@@ -104,6 +104,25 @@ describe('value linking', () => {
     expect(values('stores in new york', schema)).toEqual([]);
   });
 
+  it('takes a quoted value whole, past its little words and brackets', () => {
+    const schema: LinkSchema = {
+      tables: {
+        orders: [
+          { name: 'status', data_type: 'VARCHAR' },
+          { name: 'city', data_type: 'VARCHAR' },
+        ],
+      },
+      values: { orders: { status: ['On Road', 'Shipped'], city: ['Nanjing ( Jiangsu )', 'Shanghai'] } },
+      streaming: false,
+    };
+    expect(values('orders with status "On Road" in "Nanjing ( Jiangsu )"', schema)).toEqual([
+      'status=On Road',
+      'city=Nanjing ( Jiangsu )',
+    ]);
+    // Unquoted, `on` opens no value.
+    expect(values('orders on road', schema)).toEqual([]);
+  });
+
   it('prefers the longest phrase: a table name over a value inside it', () => {
     const links = linkRequest('How many sensor readings are there?', demo);
     expect(links.terms.map((t) => [t.text, t.tables[0]?.table, t.values.length])).toEqual([

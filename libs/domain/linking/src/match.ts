@@ -15,7 +15,7 @@ import {
   TIME_WORDS,
 } from './lexicon';
 import { looksTemporal, type ColumnInfo, type Reading, type SchemaIndex } from './schema-index';
-import { singular, stem, type Token } from './text';
+import { quotedSpans, singular, stem, type Token } from './text';
 import type { ColumnCandidate, MatchKind, Meaning, TableCandidate, TermLink, ValueCandidate } from './types';
 
 /** How a request word met an identifier word, from surest to weakest. */
@@ -286,6 +286,25 @@ function candidatesFor(
 }
 
 /**
+ * `"On Road"`, `"Nanjing ( Jiangsu )"`: a quoted text that is a value said in full, whatever its
+ * little words and brackets (which end a phrase anywhere else).
+ */
+function quotedValues(tokens: readonly Token[], index: SchemaIndex, taken: ReadonlySet<number>): SpanCandidates[] {
+  const found: SpanCandidates[] = [];
+  for (const [start, end] of quotedSpans(tokens)) {
+    const inner = tokens.slice(start, end);
+    if (inner.some((t) => taken.has(t.i))) continue;
+    const words = inner.filter((t) => t.kind !== 'punct').map((t) => t.norm);
+    const values = index
+      .valuesSaidAs(words)
+      .filter((v) => valueScore(words, v.words) === 1)
+      .map((v) => ({ table: v.table, column: v.column, value: v.value, score: 1 }));
+    if (values.length) found.push({ start, end, tables: [], columns: [], values, best: 1 });
+  }
+  return found;
+}
+
+/**
  * Every phrase that names a table, column or value, longest first: `sensor readings` beats
  * `sensor` (a value `sensors`) and `readings`, `unit price` beats `price`. Tokens in `taken`
  * already belong to another link (a date, a number).
@@ -300,6 +319,7 @@ export function findTerms(tokens: readonly Token[], index: SchemaIndex, taken: R
       if (c && c.best >= (j - i === 1 ? MIN_SINGLE : MIN_MULTI)) found.push(c);
     }
   }
+  found.push(...quotedValues(tokens, index, taken));
   // A whole value or name said in full beats any reading of its parts.
   found.sort((a, b) => b.end - b.start - (a.end - a.start) || b.best - a.best || a.start - b.start);
   const used = new Set<number>();

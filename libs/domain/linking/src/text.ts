@@ -76,6 +76,23 @@ export function identifierWords(name: string): string[] {
 }
 
 /** A value's words as a request would tokenise them (`Office Chair` → office, chair). */
+/** Quote marks and the mark that closes each. */
+export const QUOTES: Readonly<Record<string, string>> = { "'": "'", '"': '"', '“': '”', '‘': '’', '`': '`' };
+
+/** The spans said between quote marks (`"On Road"`): [first token inside, token after the last). */
+export function quotedSpans(tokens: readonly Token[]): [start: number, end: number][] {
+  const spans: [number, number][] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    const close = QUOTES[tokens[k]?.text ?? ''];
+    if (!close) continue;
+    const j = tokens.findIndex((t, at) => at > k && t.text === close);
+    if (j < 0) break;
+    if (j > k + 1) spans.push([k + 1, j]);
+    k = j;
+  }
+  return spans;
+}
+
 export function valueWords(value: string): string[] {
   return tokenize(value)
     .filter((t) => t.kind !== 'punct')

@@ -34,6 +34,10 @@ describe('comparisons', () => {
       say: 'Customers with more than 5 orders.',
       means: [{ said: 'more than 5 orders: > 5', aggregate: 'count of rows', owner: 'Customers' }],
     },
+    {
+      say: 'Customers with more than 5 corresponding orders.',
+      means: [{ said: 'more than 5 corresponding orders: > 5', aggregate: 'count of rows', owner: 'Customers' }],
+    },
     { say: 'Readings excluding readings below 0.', means: [{ said: 'below 0: < 0', excluded: true }] },
     {
       say: 'Readings with temperature above 30 or humidity above 80.',

@@ -1,7 +1,7 @@
 import type { AggregateFn } from '@nl2p/query-plan';
 import { conceptColumns } from '../match';
 import type { FoundComparison } from './comparison-cues';
-import { FILLER_WORDS, FUNCTION_WORDS, REQUEST_VERBS } from '../lexicon';
+import { FILLER_WORDS, FUNCTION_WORDS, RELATED_WORDS, REQUEST_VERBS } from '../lexicon';
 import type { ComparisonLink } from '../types';
 import { norm, slice, type LinkRule, type LinkState } from './rule';
 import { measureLike } from './term-kinds';
@@ -46,8 +46,8 @@ function comparisonOf(s: LinkState, c: FoundComparison): ComparisonLink {
   const said = subjectOf(s, c);
   const subject = said.subject;
   let aggregate = said.aggregate ?? aggregateNamedWith(s, c, subject);
-  // `more than 5 orders`: a count of rows.
-  const after = s.termAt.get(c.numberEnd);
+  // `more than 5 orders`, `more than 2 corresponding documents`: a count of rows.
+  const after = s.termAt.get(RELATED_WORDS.has(norm(s, c.numberEnd)) ? c.numberEnd + 1 : c.numberEnd);
   const countsRows =
     !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
   const hinted = c.hintWords.flatMap((w) => conceptColumns(s.index, w));

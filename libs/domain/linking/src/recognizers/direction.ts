@@ -14,15 +14,26 @@ export const direction: LinkRule = {
   },
 };
 
+/** Words that say a direction only in an order (`in increasing order`, `by decreasing number of …`). */
+const CHANGE_DIRECTIONS: ReadonlyMap<string, 'asc' | 'desc'> = new Map([
+  ['increasing', 'asc'],
+  ['decreasing', 'desc'],
+]);
+
 /**
  * An explicit direction: `highest first`, `newest first`, `most expensive first`, `in
- * descending order`, `ascending`.
+ * descending order`, `ascending`, `in increasing order`, `from highest to lowest`.
  */
 export function findDirection(tokens: readonly Token[]): Direction | null {
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i]?.norm ?? '';
     if (w === 'descending' || w === 'desc') return said(i, i + 1, 'desc');
     if (w === 'ascending' || w === 'asc') return said(i, i + 1, 'asc');
+    const change = CHANGE_DIRECTIONS.get(w);
+    const inOrder = tokens[i + 1]?.norm === 'order' || ['in', 'by'].includes(tokens[i - 1]?.norm ?? '');
+    if (change && inOrder) return said(i, i + 1, change);
+    const span = fromTo(tokens, i);
+    if (span) return span;
     if (w === 'alphabetically' || w === 'alphabetical' || w === 'lexicographically' || w === 'lexicographic') {
       const order = tokens[i + 1]?.norm === 'order' ? 1 : 0;
       const reverse = tokens[i - 1]?.norm === 'reverse' ? 1 : 0;
@@ -39,6 +50,21 @@ export function findDirection(tokens: readonly Token[]): Direction | null {
     }
   }
   return null;
+}
+
+/**
+ * `from highest to lowest`, `largest to smallest`: two superlatives of opposite directions joined
+ * by `to` run in the first one's direction. The same time superlatives (`oldest to newest`).
+ */
+function fromTo(tokens: readonly Token[], i: number): Direction | null {
+  const first = superlativeAt(tokens, i);
+  if (!first || tokens[first.end]?.norm !== 'to') return null;
+  const k = tokens[first.end + 1]?.norm === 'the' ? first.end + 2 : first.end + 1;
+  const second = superlativeAt(tokens, k);
+  if (!second || second.direction === first.direction) return null;
+  const the = tokens[i - 1]?.norm === 'the' ? 1 : 0;
+  const start = tokens[i - 1 - the]?.norm === 'from' ? i - 1 - the : i;
+  return { ...said(start, second.end, first.direction), time: first.time && second.time };
 }
 
 function said(start: number, end: number, direction: 'asc' | 'desc'): Direction {

@@ -6,6 +6,9 @@ describe('one-answer', () => {
     { say: 'Which device has the lowest average battery level?', means: ['Which device'] },
     { say: 'On which day was the total revenue highest?', means: ['which day'] },
     { say: 'The driver with the best rating.', on: 'taxi', means: ['The'] },
+    // `of` singles out a table's row (`the trip of the highest fare`), not a column's value.
+    { say: 'Show the driver of the highest fare.', on: 'taxi', means: ['the'] },
+    { say: 'Show the fare of the longest trip.', on: 'taxi', means: ['the longest trip'] },
     // `the`, a superlative, one thing the data holds rows of: that row.
     { say: 'the most recent order', means: ['the most recent order'] },
     { say: 'Show the name of the cheapest trip.', on: 'taxi', means: ['the cheapest trip'] },

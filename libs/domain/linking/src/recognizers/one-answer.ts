@@ -1,5 +1,6 @@
 import { FUNCTION_WORDS } from '../lexicon';
 import { superlativeAt } from './superlatives';
+import { namesTableFirst } from './term-kinds';
 import { numberOf, singular } from '../text';
 import { norm, slice, type LinkRule, type LinkState } from './rule';
 
@@ -68,10 +69,16 @@ function superlativeEntity(s: LinkState): { start: number; end: number } | null 
   return null;
 }
 
-/** `the X with the best …`: the noun after `the` at `i` is followed by a clause with a superlative. */
+/**
+ * `the X with the best …`: the noun after `the` at `i` is followed by a clause with a superlative.
+ * `of` singles out a thing the data holds rows of (`the host of the highest age`), not a column
+ * (`the name of the oldest host` is the host's name, read by superlative-entity).
+ */
 function singledOut(s: LinkState, i: number): boolean {
+  const t = s.termAt.get(i + 1);
+  const after = norm(s, t?.end ?? i + 2);
+  const singles = SINGLING_OUT.includes(after) || (after === 'of' && !!t && namesTableFirst(t));
   return (
-    SINGLING_OUT.includes(norm(s, s.termAt.get(i + 1)?.end ?? i + 2)) &&
-    s.tokens.slice(i + 2, i + 9).some((t) => t.norm === 'the' && superlativeAt(s.tokens, t.i + 1) !== null)
+    singles && s.tokens.slice(i + 2, i + 9).some((x) => x.norm === 'the' && superlativeAt(s.tokens, x.i + 1) !== null)
   );
 }

@@ -1,5 +1,5 @@
 import type { TextMatch } from '@nl2p/query-plan';
-import type { Token } from '../text';
+import { QUOTES, type Token } from '../text';
 import { range, take, type LinkRule } from './rule';
 
 /** A text match said with its text, before its column is known (text-matches finds that). */
@@ -10,7 +10,6 @@ export interface FoundTextMatch {
   value: string;
 }
 
-const QUOTES: Record<string, string> = { "'": "'", '"': '"', '“': '”', '‘': '’', '`': '`' };
 /** Nouns a text is said as: `the substring 'Ha'`, `the letter 'J'`. */
 const TEXT_NOUNS = new Set(['substring', 'string', 'word', 'words', 'letter', 'letters', 'phrase', 'text', 'character', 'characters', 'part', 'keyword', 'term']); // prettier-ignore
 const CONTAINS = new Set(['contains', 'contain', 'containing', 'include', 'includes', 'including', 'has', 'have', 'having', 'with']); // prettier-ignore
