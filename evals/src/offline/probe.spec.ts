@@ -20,10 +20,13 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
 
   it('prints the readings', async () => {
     const root = path.resolve(__dirname, '../../..');
+    // A defog database is the copy the linker eval made (tmp/linker-eval): run it once first.
     const file =
       db === 'demo'
         ? path.join(root, 'tmp', 'probe-demo.duckdb')
-        : (await spiderDatabase(process.env, db as string, path.join(root, 'tmp', 'spider-duckdb'))).path;
+        : db?.startsWith('defog/')
+          ? path.join(root, 'tmp', 'linker-eval', `${db.slice('defog/'.length)}.duckdb`)
+          : (await spiderDatabase(process.env, db as string, path.join(root, 'tmp', 'spider-duckdb'))).path;
     if (db === 'demo') await ensureDemoDatabase(file);
     const schema = await duckDbLinkSchema(file);
     const out: string[] = [`tables: ${Object.keys(schema.tables).join(', ')}`];
@@ -51,7 +54,9 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
             `  term "${t.text}" [${t.start},${t.end})${t.projected ? ' projected' : ''}${t.negated ? ' negated' : ''}: ` +
             [
               ...t.tables.slice(0, 3).map((c) => `table ${c.table} ${c.match}`),
-              ...t.columns.slice(0, 8).map((c) => `${c.table}.${c.column} ${c.match}`),
+              ...t.columns
+                .slice(0, Number(process.env.PROBE_COLUMNS ?? 8))
+                .map((c) => `${c.table}.${c.column} ${c.match}`),
               ...t.values.slice(0, 2).map((v) => `value ${v.table}.${v.column}=${v.value}`),
             ].join(', '),
         ),

@@ -74,7 +74,9 @@ function computeWordMatch(req: string, target: string): WordMatch | null {
       best = { score: RELATION_SCORE[r], via: 'related', ...(LOOSE_RELATIONS.has(r) ? { loose: true as const } : {}) };
     }
   }
-  if (!best && !spellingOnly && isTypoOf(req, target)) best = { score: TYPO_SCORE, via: 'typo' };
+  // A slip in a plural (`medcines` medicine, `browswers` browser) is one in its singular.
+  const slip = isTypoOf(req, target) || isTypoOf(singular(req), singular(target));
+  if (!best && !spellingOnly && slip) best = { score: TYPO_SCORE, via: 'typo' };
   return best;
 }
 

@@ -1,4 +1,4 @@
-import { isTypoOf } from './match';
+import { isTypoOf, wordMatch } from './match';
 import { linkRequest } from './link';
 import { proposePlan } from './propose';
 import { carsSchema } from './testing/fixtures';
@@ -33,6 +33,12 @@ describe('requests read despite spelling', () => {
     const r = read('average prcie of the cars');
     expect(r.plan).toContain('"fn":"avg","arg":{"kind":"column","ref":{"column":"price_usd"}}');
     expect(r.readings).toContain('"prcie" is read as price_usd');
+  });
+
+  it('a slip in a plural is one in its singular: "modles" are models, "medcines" medicine', () => {
+    expect(wordMatch('modles', 'model')?.via).toBe('typo');
+    expect(wordMatch('medcines', 'medicine')?.via).toBe('typo');
+    expect(wordMatch('prizes', 'price')).toBeNull();
   });
 
   it('a yes/no column is said by its modifier: "automatic" cars have an auto gearbox', () => {

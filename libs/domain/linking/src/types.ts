@@ -188,9 +188,14 @@ export interface TextMatchLink extends Span {
   subject: number | null;
 }
 
-/** `both A and B`: values of one column each of which the rows must have (an intersection). */
+/**
+ * `both A and B`: values of one column each of which the rows must have (an intersection), or
+ * conditions each of which some of the rows must meet (`types with both ships over 6000 tons and
+ * ships under 4000`: the comparisons, by index in `comparisons`).
+ */
 export interface AllOfLink extends Span {
   terms: number[];
+  comparisons?: number[];
 }
 
 /**

@@ -65,9 +65,8 @@ export function conclusion(s: ReadingState): PlanProposal {
 function intersections(s: ReadingState, where: Condition | null): QueryPlanInput['set_operations'] {
   const both = s.intersect;
   if (!both || !where) return [];
-  const first = JSON.stringify(s.conditions.find((c) => c.kind === 'compare' && c.left.kind === 'column' && JSON.stringify(c.left.ref) === JSON.stringify(both.column)));
-  return both.values.map((value) => {
-    const conditions = s.conditions.map((c): Condition => (c.kind === 'compare' && JSON.stringify(c) === first ? { ...c, value } : c));
+  return both.others.map((other) => {
+    const conditions = s.conditions.map((c) => (c === both.first ? other : c));
     return {
       op: 'intersect' as const,
       plan: {

@@ -44,5 +44,7 @@ function ownedCondition(s: ReadingState, { c, r, op }: OwnedComparison): void {
     s.having.push({ aggregate: agg.agg, op: c.excluded ? OPPOSITE[op] : op, value: c.value });
     return;
   }
-  s.conditions.push(comparisonCondition(c, ref(s, r)));
+  const condition = comparisonCondition(c, ref(s, r));
+  s.comparedBy.set(c, condition);
+  s.conditions.push(condition);
 }

@@ -2,6 +2,7 @@ import { absence } from './absence';
 import { aggregates } from './aggregates';
 import { alphabeticalOrder } from './alphabetical-order';
 import { booleans } from './booleans';
+import { bothConditions } from './both-conditions';
 import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
 import { ellipticalComparisons } from './elliptical-comparisons';
@@ -51,6 +52,8 @@ export type { ReadingRule, ReadingState } from './state';
  *    team, the oldest player`) turns the grouping into the rows holding each group's extreme
  *    (group extremes), right after grouping and before anything reads the group keys. Counted groups (`cities with two
  *    airports`) group only when nothing else did, and before HAVING, which then compares the count.
+ *    `both` before two conditions intersects them once HAVING has placed the conditions said of a
+ *    noun (`both ships above 6000 tons and ships below 4000`).
  * 5. Booleans after every other condition, so a yes/no column already used is not read twice.
  * 6. Order and limit, then projection (an aggregate the order sorts on is shown), then the
  *    alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
@@ -82,6 +85,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   countedGroups,
   implicitAggregate,
   having,
+  bothConditions,
   // 5. yes/no conditions
   booleans,
   // 6. order, shape

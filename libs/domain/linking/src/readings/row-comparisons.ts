@@ -36,6 +36,7 @@ export const rowComparisons: ReadingRule = {
         continue;
       }
       const condition = comparisonCondition(c, ref(s, r));
+      s.comparedBy.set(c, condition);
       const previous = s.conditions[s.conditions.length - 1];
       if (c.orWithPrevious && previous && joinable) {
         // `temperature above 30 or humidity above 80`: either one.

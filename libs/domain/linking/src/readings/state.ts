@@ -1,7 +1,5 @@
 import type {
   Aggregate,
-  ColumnRef,
-  Literal,
   CompareOp,
   Condition,
   ExtremePerGroup,
@@ -85,10 +83,12 @@ export interface ReadingState {
   /** Row conditions, ANDed. */
   conditions: Condition[];
   /**
-   * `both A and B`: the plan is asked once per value, and the answers intersected; the plan's
-   * own condition holds the first value (conclusion builds the others).
+   * `both A and B`: the plan is asked once per condition, and the answers intersected; the plan's
+   * own conditions hold the first (conclusion builds one plan per other, in the first's place).
    */
-  intersect: { column: ColumnRef; values: Literal[] } | null;
+  intersect: { first: Condition; others: Condition[] } | null;
+  /** The row condition each comparison became, for the readings that combine them (`both …`). */
+  readonly comparedBy: Map<ComparisonLink, Condition>;
   having: HavingCondition[];
   /** Comparisons naming no column: they refer back to what is aggregated. */
   elliptical: ComparisonLink[];
@@ -141,6 +141,7 @@ export function newReadingState(links: Links, schema: LinkSchema, index: SchemaI
     used: new Set(),
     conditions: [],
     intersect: null,
+    comparedBy: new Map(),
     having: [],
     elliptical: [],
     owned: [],

@@ -32,6 +32,9 @@ describe('values', () => {
     { say: 'Orders that were neither cancelled nor returned.', means: "status NOT IN ('cancelled', 'returned')" },
     { say: 'Average temperature of every device except device dev-01.', means: "device_id != 'dev-01'" },
     { say: 'average rating of drivers from Newark', on: 'taxi', means: "home_city = 'Newark'" },
+    // Values of two columns with `or` between: either one.
+    { say: 'Orders that were returned or came from Germany.', means: "(status = 'returned' OR customers.country = 'Germany')" },
+    { say: 'Orders that were returned and came from Germany.', means: "status = 'returned' AND customers.country = 'Germany'" },
     // A preposition that one column carries in its name says which column a shared value is of.
     { say: 'average round trip cost from LAX to ORD', on: fares, means: "from_airport = 'LAX' AND to_airport = 'ORD'" },
     {

@@ -1,4 +1,4 @@
-import type { Literal } from '@nl2p/query-plan';
+import type { Condition, Literal } from '@nl2p/query-plan';
 import type { TermLink, ValueCandidate } from '../types';
 import { join, ref, TIE, use } from './lookup';
 import type { ReadingRule, ReadingState, Resolved } from './state';
@@ -28,28 +28,58 @@ export const values: ReadingRule = {
     // A value naming the set of a comparison (`older than every manager`) is the sub-query's.
     const sets = new Set(s.links.quantifiedComparisons.map((c) => c.set));
     for (const t of s.links.terms) if (t.values.length && !sets.has(t.id) && !isSortKey(s, t)) valueOf(s, t, groups);
+    const said = new Map<ValueGroup, Condition>();
     for (const g of groups.values()) {
       const col = ref(s, g.r);
       const lits: Literal[] = g.values.map((value) => ({ kind: 'string', value }));
       const [first, ...rest] = lits;
       if (first && rest.length && allOf(s, g) && !s.intersect) {
         // Rows having each value: this plan with the first, intersected with one per other value.
-        s.intersect = { column: col, values: rest };
-        s.conditions.push({ kind: 'compare', left: { kind: 'column', ref: col }, op: '=', value: first });
+        const equals = (value: Literal): Condition => ({
+          kind: 'compare',
+          left: { kind: 'column', ref: col },
+          op: '=',
+          value,
+        });
+        s.intersect = { first: equals(first), others: rest.map(equals) };
+        s.conditions.push(s.intersect.first);
         s.readings.push(`"both" is read as rows having each of ${g.values.map((v) => `'${v}'`).join(' and ')}`);
         continue;
       }
-      if (lits.length === 1 && lits[0]) {
-        s.conditions.push({
-          kind: 'compare',
-          left: { kind: 'column', ref: col },
-          op: g.negated ? '!=' : '=',
-          value: lits[0],
-        });
-      } else s.conditions.push({ kind: 'in', column: col, values: lits, negated: g.negated || undefined });
+      const condition: Condition =
+        lits.length === 1 && lits[0]
+          ? { kind: 'compare', left: { kind: 'column', ref: col }, op: g.negated ? '!=' : '=', value: lits[0] }
+          : { kind: 'in', column: col, values: lits, negated: g.negated || undefined };
+      said.set(g, condition);
+      s.conditions.push(condition);
     }
+    eitherOr(s, [...groups.values()], said);
   },
 };
+
+/** How far apart two values joined by `or` may be said (`returned or came from Italy`). */
+const OR_REACH = 8;
+
+/**
+ * `orders that were returned or came from Italy`: values of two columns with `or` between them
+ * are either one, never both (an AND would answer another question).
+ */
+function eitherOr(s: ReadingState, groups: readonly ValueGroup[], said: ReadonlyMap<ValueGroup, Condition>): void {
+  const groupOf = new Map(groups.flatMap((g) => g.terms.map((id) => [id, g] as const)));
+  const valueTerms = s.links.terms.filter((t) => groupOf.has(t.id)).sort((a, b) => a.start - b.start);
+  for (let k = 1; k < valueTerms.length; k++) {
+    const [a, b] = [valueTerms[k - 1], valueTerms[k]];
+    const [ga, gb] = [a && groupOf.get(a.id), b && groupOf.get(b.id)];
+    if (!a || !b || !ga || !gb || ga === gb || b.start - a.end > OR_REACH) continue;
+    const between = s.links.tokens.slice(a.end, b.start).map((w) => w.toLowerCase());
+    if (!between.includes('or') || between.includes('and')) continue;
+    const [ca, cb] = [said.get(ga), said.get(gb)];
+    if (!ca || !cb || !s.conditions.includes(ca) || !s.conditions.includes(cb)) continue;
+    s.conditions = s.conditions.filter((c) => c !== ca && c !== cb);
+    s.conditions.push({ kind: 'or', conditions: [ca, cb] });
+    s.readings.push(`"${a.text} or ${b.text}" is read as either one`);
+  }
+}
 
 /** `in the order of their names`: a word said as what to sort on is not also a value to keep. */
 function isSortKey(s: ReadingState, t: TermLink): boolean {

@@ -6,6 +6,7 @@ import { arithmetic } from './arithmetic';
 import { comparisonCues } from './comparison-cues';
 import { comparisons } from './comparisons';
 import { bothValues } from './both-values';
+import { bothConditions } from './both-conditions';
 import { coverage } from './coverage';
 import { direction } from './direction';
 import { directionOrder } from './direction-order';
@@ -51,7 +52,8 @@ export type { LinkRule, LinkState } from './rule';
  *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`); aggregates find their
  *    targets among terms and arithmetic; comparisons find their subject among terms and
  *    aggregates, and a number left after a column with no cue is its value (`id 7`); a comparison
- *    with an aggregate (`above the average price`) needs the aggregates
+ *    with an aggregate (`above the average price`) needs the aggregates; `both` before two
+ *    comparisons (`both ships above 6000 tons and ships below 4000`) needs the comparisons
  *    and takes its superlative cue before the orders read it (`below the largest balance` does
  *    not sort), and one with every member of a set (`older than every manager`) takes its
  *    quantifier before groups read `every` as a grouping; groups need the aggregates and comparisons (`products with a total quantity
@@ -84,6 +86,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   arithmetic,
   aggregates,
   comparisons,
+  bothConditions,
   setComparisons,
   quantifiedComparisons,
   equalNumbers,
