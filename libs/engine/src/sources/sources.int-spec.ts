@@ -268,4 +268,23 @@ suite('questions across sources (real DuckDB + real PostgreSQL)', () => {
     const single = qualifyPlan(parseQueryPlan({ source: 'devices' }), catalog);
     expect(single).toMatchObject({ plan: { source: 'crm.devices' } });
   });
+  it("reads every source's column values under source-qualified names, for linking a request's words", async () => {
+    const s = sources(schemas.crm);
+    const values = await s.columnValues();
+    // PostgreSQL's and DuckDB's own catalog reads, each table under its source.
+    expect(values['crm.customers']?.country).toEqual(expect.arrayContaining(['France', 'Germany']));
+    expect(values['crm.devices']?.site).toEqual(['berlin-lab', 'hamburg-port', 'munich-plant']);
+    expect(values['shop.orders']?.status).toEqual(expect.arrayContaining(['delivered', 'returned']));
+    expect(Object.keys(values).every((t) => /^(shop|crm)\./.test(t))).toBe(true);
+    // Kept for the catalog TTL: the second read is the same object, not a new query.
+    expect(await s.columnValues()).toBe(values);
+  });
+
+  it('adds no values for a source that cannot be read, and reads it again next time', async () => {
+    const s = sources(schemas.crm, 1_000, 'postgres://nobody@127.0.0.1:1/none');
+    const values = await s.columnValues();
+    expect(Object.keys(values).some((t) => t.startsWith('crm.'))).toBe(false);
+    expect(values['shop.orders']?.status).toEqual(expect.arrayContaining(['delivered']));
+    expect(await s.columnValues()).not.toBe(values);
+  });
 });
