@@ -128,6 +128,13 @@ export const CROSS_SOURCE_SET: CrossSourceItem[] = [
   { id: 'x27', expect: 'answer', variant: 'messy', request: 'average temperature per site', note: 'device ids upper-cased with a trailing space in the crm',
     plan: { ...RD, select: [v(D, 'site'), agg('avg', colE(R, 'temperature'), 'avg_temp')], group_by: [ref(D, 'site')], order_by: [asc(0)] },
     gold: `SELECT d.site, avg(r.temperature) ${RDsql} GROUP BY 1 ORDER BY 1` },
+  // Filters on both sides that leave few or no pairs: the keys are fine, the answer is small.
+  { id: 'x28', expect: 'answer', request: 'how many returned orders came from customers in Italy',
+    plan: { ...OC, select: [agg('count', null, 'orders')], where: and(eq(O, 'status', 'returned'), eq(C, 'country', 'Italy')) },
+    gold: `SELECT count(*) ${OCsql} WHERE o.status = 'returned' AND c.country = 'Italy'` },
+  { id: 'x29', expect: 'answer', request: 'how many returned orders came from customers in Germany',
+    plan: { ...OC, select: [agg('count', null, 'orders')], where: and(eq(O, 'status', 'returned'), eq(C, 'country', 'Germany')) },
+    gold: `SELECT count(*) ${OCsql} WHERE o.status = 'returned' AND c.country = 'Germany'` },
   { id: 'c01', expect: 'clarify', asks: 'join keys', variant: 'bad', request: 'order value per country', note: 'the crm customer ids are C-prefixed: no rule reconciles them',
     plan: { ...OC, select: [v(C, 'country'), agg('sum', revenue, 'revenue')], group_by: [ref(C, 'country')] } },
   { id: 'c02', expect: 'clarify', asks: 'row|limit', rowLimit: 200, request: 'average temperature per site', note: 'the readings part is far over a 200-row limit',
