@@ -28,6 +28,15 @@ import {
  * SOURCES_REQUESTS_EVAL=1 (`bash scripts/eval.sh --sources`, which starts PostgreSQL).
  */
 const enabled = process.env.SOURCES_REQUESTS_EVAL === '1' && !!process.env.POSTGRES_URL;
+/**
+ * `SOURCES_EVAL_MODEL=embedded`: the services load the embedded local model with the product's
+ * defaults for it (plan mode, trusted links, the template writing the answer) instead of the
+ * scripted model, to show what, if anything, a model changes in a session over all sources.
+ */
+const embedded = process.env.SOURCES_EVAL_MODEL === 'embedded';
+const MODEL_ENV: Record<string, string> = embedded
+  ? { LLM_PROVIDER: 'local', DRAFT_MODE: 'plan' }
+  : { DRAFT_MODE: 'plan', ANSWER_WRITER: 'template' };
 const url = process.env.POSTGRES_URL ?? '';
 
 (enabled ? describe : describe.skip)('cross-source eval, requests read by the product', () => {
@@ -60,8 +69,7 @@ const url = process.env.POSTGRES_URL ?? '';
         SQL_SOURCES: data.sqlSources(item.variant ?? 'split'),
         ...(item.rowLimit ? { SOURCE_ROW_LIMIT: String(item.rowLimit) } : {}),
         LINKING: 'true',
-        DRAFT_MODE: 'plan',
-        ANSWER_WRITER: 'template',
+        ...MODEL_ENV,
         QUERY_TIMEOUT_MS: '10000',
       },
     });
@@ -74,8 +82,12 @@ const url = process.env.POSTGRES_URL ?? '';
       groups.set(key, [...(groups.get(key) ?? []), item]);
     }
     const byId = new Map<string, RequestResult>();
+    let settings = '';
     for (const items of groups.values()) {
       const stack = await stackFor(items[0]);
+      // What the services ran with, as their config resolved it (the report names it).
+      const { llm: model, workflow } = stack.config;
+      settings = `LLM provider ${model.provider}, draft mode ${workflow.draftMode}, answer by ${workflow.answerWriter}`;
       try {
         const gw = evalGateway(stack.gatewayUrl);
         for (const item of items) byId.set(item.id, await scoreTurn(item, await askOverSources(gw, item.request, 60_000), gold)); // prettier-ignore
@@ -88,11 +100,14 @@ const url = process.env.POSTGRES_URL ?? '';
       const result = byId.get(item.id) as RequestResult;
       results.push({ ...result, one_database: await readOnOneDatabase(item, oneDatabase, gold) });
     }
-    const report = renderRequestsReport('Cross-source requests read by the product (no model)', results);
+    const model = embedded ? 'the embedded model' : 'a scripted model that knows nothing';
+    const title = `Cross-source requests read by the product (${model}; ${settings})`;
+    const report = renderRequestsReport(title, results);
     const out = process.env.EVAL_OUT_DIR ?? path.resolve(__dirname, '../../../reports');
+    const name = embedded ? 'sources-requests-embedded-latest' : 'sources-requests-latest';
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, 'sources-requests-latest.md'), report);
-    writeFileSync(path.join(out, 'sources-requests-latest.json'), `${JSON.stringify({ summary: summarize(results), results }, null, 2)}\n`); // prettier-ignore
+    writeFileSync(path.join(out, `${name}.md`), report);
+    writeFileSync(path.join(out, `${name}.json`), `${JSON.stringify({ summary: summarize(results), results }, null, 2)}\n`); // prettier-ignore
     process.stdout.write(`\n${report}`);
     // A measure: it fails only when the run itself broke (no turn reached the gateway).
     expect(results.some((r) => r.verdict !== 'failed')).toBe(true);
