@@ -92,6 +92,8 @@ export async function executeDag(
 /**
  * The unfiltered keys of every filtered part a join reads (`keyScansOf`), by part id: what the
  * key rule is judged on. Read only when the parts ran whole; cancelling the turn stops them too.
+ * A key scan past the row limit is left out (a first few keys could match the other side poorly
+ * by chance), so that part is judged on its own keys, as before key scans.
  */
 async function runKeyScans(
   dag: ExecutionDag,
@@ -103,11 +105,18 @@ async function runKeyScans(
     keyScansOf(dag).map(async (scan) => {
       const source = sources.get(scan.source);
       if (!source) throw new SourcePartError(scan.source, `no source named ${scan.source} is configured`);
-      const { rows } = await runPart(scan, source, tablesOf(scan.source, tables), options.tmpId, options.signal);
-      return [partOfKeyScan(scan.id), rows] as const;
+      const { rows, report } = await runPart(
+        scan,
+        source,
+        tablesOf(scan.source, tables),
+        options.tmpId,
+        options.signal,
+      );
+      // Keys past the row limit are only some of them: the part's own keys are judged instead.
+      return report.capped ? [] : [[partOfKeyScan(scan.id), rows] as const];
     }),
   );
-  return new Map(read);
+  return new Map(read.flat());
 }
 
 /** The source's tables under their own names, as its compiler reads them. */

@@ -7,8 +7,8 @@ import { scansOf, type ExecutionDag, type ScanNode } from '@nl2p/execution-dag';
  * not because the keys are spelled apart. So the key rule and the match share are judged on each
  * joined table's keys as its source holds them, unfiltered: for every filtered part a join reads
  * keys from, a second scan of the same table reading only those key columns, distinct, with no
- * filter (run on the source with the part limits; a table past the row limit gives its first
- * keys, a sample). An unfiltered part is its own table's keys already.
+ * filter (run on the source with the part limits; one past the row limit is not used, and the part
+ * is judged on its own keys). An unfiltered part is its own table's keys already.
  */
 export function keyScansOf(dag: ExecutionDag): ScanNode[] {
   const keys = joinKeyColumns(dag);
