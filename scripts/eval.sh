@@ -18,11 +18,14 @@
 #                               a developer's look at how the no-model path reads each request over
 #                               one database (demo, or spider/<db> with the Spider variables above):
 #                               outcome, SQL, doubts, assumptions, plan
-#   bash scripts/eval.sh --sources
-#                               the cross-source eval: typed plans over the demo split across DuckDB
-#                               and PostgreSQL (POSTGRES_URL, else a throw-away cluster), split, run
-#                               and combined in process, against gold SQL on one combined DuckDB;
-#                               writes reports/sources-eval-latest.md
+#   bash scripts/eval.sh --sources [plans|requests]
+#                               the cross-source eval over the demo split across DuckDB and PostgreSQL
+#                               (POSTGRES_URL, else a throw-away cluster), against gold SQL on one
+#                               combined DuckDB. `requests`: each natural-language request through the
+#                               gateway and the services in a session over all sources, no model
+#                               (reports/sources-requests-latest.{md,json}); `plans`: the items' typed
+#                               plans split, run and combined in process (reports/sources-eval-latest.md).
+#                               Default: both
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
@@ -60,8 +63,17 @@ if [ "${1:-}" = "--sources" ]; then
     set -a; eval "$PG_ENV"; set +a
     trap 'eval "$POSTGRES_STOP" || true' EXIT
   fi
-  SOURCES_EVAL=1 npx jest -c evals/jest.config.js evals/src/sources/sources-eval.spec.ts --selectProjects unit --runInBand "$@"
-  exit $?
+  which="${1:-both}"
+  [ $# -gt 0 ] && shift
+  case "$which" in plans|requests|both) ;; *) echo "usage: bash scripts/eval.sh --sources [plans|requests]" >&2; exit 2 ;; esac
+  if [ "$which" != requests ]; then
+    SOURCES_EVAL=1 npx jest -c evals/jest.config.js evals/src/sources/sources-eval.spec.ts --selectProjects unit --runInBand "$@"
+  fi
+  if [ "$which" != plans ]; then
+    SOURCES_REQUESTS_EVAL=1 npx jest -c evals/jest.config.js evals/src/sources/sources-requests.e2e-spec.ts \
+      --selectProjects e2e --runInBand "$@"
+  fi
+  exit 0
 fi
 if [ -z "${EVAL_GATEWAY_URL:-}" ] && [ "${EVAL_SKIP_BUILD:-0}" != 1 ]; then build; fi
 mkdir -p reports

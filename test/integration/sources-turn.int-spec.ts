@@ -120,6 +120,49 @@ suite('a turn over all SQL sources (real DuckDB + real PostgreSQL)', () => {
     expect(llm.requests.length).toBe(0);
   });
 
+  it('reads a value only one source holds, and a table by its own name, as over one database', async () => {
+    const api = await stackWith(POSTGRES_URL ?? '');
+    const before = llm.requests.length;
+    const id = await api.createSession({ sources: 'all' });
+    const view = await api.turn(id, { text: 'how many orders came from customers in Germany' });
+
+    expect(view.interrupt).toBeNull();
+    const parts = view.sources_run.parts as { source: string; sql: string }[];
+    // 'Germany' is a value of crm.customers.country (PostgreSQL): the filter runs there, not after the join.
+    expect(parts.find((p) => p.source === 'crm')?.sql).toMatch(/WHERE\s+"?country"?\s*=\s*'Germany'/);
+    expect(parts.find((p) => p.source === 'shop')?.sql).not.toMatch(/Germany/);
+    const expected = await gold(
+      "SELECT count(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE c.country = 'Germany'",
+    );
+    expect(view.preview.rows).toEqual([[Number(expected[0]?.[0])]]);
+
+    // 'more than 20 orders' is a count per country the reading cannot settle: it asks. Over
+    // source-qualified names it was read as order_id > 20 and 800 rows were presented as the answer.
+    const unclear = await api.turn(id, { text: 'countries with more than 20 orders' });
+    expect(unclear.interrupt).toMatchObject({ type: 'need_clarification' });
+    expect(unclear.preview).toBeNull();
+    expect(llm.requests.length).toBe(before);
+  });
+
+  it('asks which source is meant when the request names a table two sources hold', async () => {
+    const warehouse = join(dir, 'warehouse.duckdb');
+    await writeDuckDbTables(warehouse, demoTables(['customers']));
+    const stack = await startStack({
+      managerUrl,
+      llmUrl,
+      env: { SQL_SOURCES: `shop=duckdb:${shopPath},crm=postgres:${POSTGRES_URL}#${schema},warehouse=duckdb:${warehouse}`, LINKING: 'true', ANSWER_WRITER: 'template' }, // prettier-ignore
+    });
+    stacks.push(stack);
+    const api = new GatewayClient(stack.gatewayUrl);
+    const id = await api.createSession({ sources: 'all' });
+    const view = await api.turn(id, { text: 'how many customers are there' });
+    expect(view.interrupt?.question).toBe(
+      'The table customers exists in 2 sources (crm.customers, warehouse.customers); which one do you mean?',
+    );
+    expect(view.sources_run).toBeNull();
+    expect(view.answer).toBeNull();
+  });
+
   it("a server model words the answer; a sentence stating a number the rows do not hold is refused for the template's", async () => {
     const api = await stackWith(POSTGRES_URL ?? '', { ANSWER_WRITER: 'model' });
     const expected = await gold(HOT_SITES_GOLD);

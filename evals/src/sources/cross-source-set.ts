@@ -11,10 +11,18 @@ import type { QueryPlanInput } from '@nl2p/query-plan';
  */
 export interface CrossSourceItem {
   id: string;
+  /** What a person types: the request-reading runner sends exactly this. */
   request: string;
-  plan: QueryPlanInput;
+  /** What the variant changes, for the reports (never sent). */
+  note?: string;
+  /** The plan the plan-given runner starts from; absent for items only the request-reading runner has. */
+  plan?: QueryPlanInput;
   gold?: string;
+  /** The request asks for an order ('highest first'): the request-reading run compares rows in order. */
+  ordered?: boolean;
   expect: 'answer' | 'clarify';
+  /** For `clarify` items: what the question must be about (a pattern), so a question for another reason is told apart. */
+  asks?: string;
   variant?: 'split' | 'messy' | 'bad' | 'ambiguous';
   rowLimit?: number;
 }
@@ -39,7 +47,7 @@ const OCsql = 'FROM orders o JOIN customers c ON o.customer_id = c.customer_id';
 const RDsql = 'FROM sensor_readings r JOIN devices d ON r.device_id = d.device_id';
 
 export const CROSS_SOURCE_SET: CrossSourceItem[] = [
-  { id: 'x01', expect: 'answer', request: 'total order value per customer country, highest first',
+  { id: 'x01', expect: 'answer', ordered: true, request: 'total order value per customer country, highest first',
     plan: { ...OC, select: [v(C, 'country'), agg('sum', revenue, 'revenue')], group_by: [ref(C, 'country')], order_by: [desc(1), asc(0)] },
     gold: `SELECT c.country, sum(o.quantity * o.unit_price) AS revenue ${OCsql} GROUP BY 1 ORDER BY 2 DESC, 1` },
   { id: 'x02', expect: 'answer', request: 'how many orders per customer segment',
@@ -108,24 +116,35 @@ export const CROSS_SOURCE_SET: CrossSourceItem[] = [
   { id: 'x23', expect: 'answer', request: 'how many different customers bought books, per country',
     plan: { ...OC, select: [v(C, 'country'), agg('count', colE(O, 'customer_id'), 'customers', true)], where: eq(O, 'category', 'books'), group_by: [ref(C, 'country')], order_by: [asc(0)] },
     gold: `SELECT c.country, count(DISTINCT o.customer_id) ${OCsql} WHERE o.category = 'books' GROUP BY 1 ORDER BY 1` },
-  { id: 'x24', expect: 'answer', request: 'average battery at munich-plant and hamburg-port',
+  { id: 'x24', expect: 'answer', request: 'average battery per site at munich-plant and hamburg-port',
     plan: { ...RD, select: [v(D, 'site'), agg('avg', colE(R, 'battery'), 'avg_battery')], where: { kind: 'in', column: ref(D, 'site'), values: [{ kind: 'string', value: 'munich-plant' }, { kind: 'string', value: 'hamburg-port' }] }, group_by: [ref(D, 'site')], order_by: [asc(0)] },
     gold: `SELECT d.site, avg(r.battery) ${RDsql} WHERE d.site IN ('munich-plant', 'hamburg-port') GROUP BY 1 ORDER BY 1` },
   { id: 'x25', expect: 'answer', request: 'latest order time per country',
     plan: { ...OC, select: [v(C, 'country'), agg('max', colE(O, 'ordered_at'), 'latest')], group_by: [ref(C, 'country')], order_by: [asc(0)] },
     gold: `SELECT c.country, max(o.ordered_at) ${OCsql} GROUP BY 1 ORDER BY 1` },
-  { id: 'x26', expect: 'answer', variant: 'messy', request: 'total order value per country (customer ids kept as padded text in the crm)',
+  { id: 'x26', expect: 'answer', variant: 'messy', request: 'total order value per country', note: 'customer ids kept as padded text in the crm',
     plan: { ...OC, select: [v(C, 'country'), agg('sum', revenue, 'revenue')], group_by: [ref(C, 'country')], order_by: [asc(0)] },
     gold: `SELECT c.country, sum(o.quantity * o.unit_price) ${OCsql} GROUP BY 1 ORDER BY 1` },
-  { id: 'x27', expect: 'answer', variant: 'messy', request: 'average temperature per site (device ids upper-cased in the crm)',
+  { id: 'x27', expect: 'answer', variant: 'messy', request: 'average temperature per site', note: 'device ids upper-cased with a trailing space in the crm',
     plan: { ...RD, select: [v(D, 'site'), agg('avg', colE(R, 'temperature'), 'avg_temp')], group_by: [ref(D, 'site')], order_by: [asc(0)] },
     gold: `SELECT d.site, avg(r.temperature) ${RDsql} GROUP BY 1 ORDER BY 1` },
-  { id: 'c01', expect: 'clarify', variant: 'bad', request: 'order value per country, where the crm ids are C-prefixed',
+  // Filters on both sides that leave few or no pairs: the keys are fine, the answer is small.
+  { id: 'x28', expect: 'answer', request: 'how many returned orders came from customers in Italy',
+    plan: { ...OC, select: [agg('count', null, 'orders')], where: and(eq(O, 'status', 'returned'), eq(C, 'country', 'Italy')) },
+    gold: `SELECT count(*) ${OCsql} WHERE o.status = 'returned' AND c.country = 'Italy'` },
+  { id: 'x29', expect: 'answer', request: 'how many returned orders came from customers in Germany',
+    plan: { ...OC, select: [agg('count', null, 'orders')], where: and(eq(O, 'status', 'returned'), eq(C, 'country', 'Germany')) },
+    gold: `SELECT count(*) ${OCsql} WHERE o.status = 'returned' AND c.country = 'Germany'` },
+  { id: 'c01', expect: 'clarify', asks: 'join keys', variant: 'bad', request: 'order value per country', note: 'the crm customer ids are C-prefixed: no rule reconciles them',
     plan: { ...OC, select: [v(C, 'country'), agg('sum', revenue, 'revenue')], group_by: [ref(C, 'country')] } },
-  { id: 'c02', expect: 'clarify', rowLimit: 200, request: 'average temperature per site, with a part far over its row limit',
+  { id: 'c02', expect: 'clarify', asks: 'row|limit', rowLimit: 200, request: 'average temperature per site', note: 'the readings part is far over a 200-row limit',
     plan: { ...RD, select: [v(D, 'site'), agg('avg', colE(R, 'temperature'), 'avg_temp')], group_by: [ref(D, 'site')] } },
-  { id: 'c03', expect: 'clarify', variant: 'ambiguous', request: 'how many customers are there (two sources hold customers)',
+  { id: 'c03', expect: 'clarify', asks: 'exists in 2 sources', variant: 'ambiguous', request: 'how many customers are there', note: 'two sources hold customers',
     plan: { source: 'customers', select: [agg('count', null, 'customers')] } },
-  { id: 'c04', expect: 'clarify', variant: 'ambiguous', request: 'orders per country (orders and customers each in two sources)',
+  { id: 'c04', expect: 'clarify', asks: 'exists in 2 sources', variant: 'ambiguous', request: 'orders per country', note: 'orders and customers each in two sources',
     plan: { source: 'orders', joins: [{ table: 'customers', on: [{ left: ref('orders', 'customer_id'), right: ref('customers', 'customer_id') }] }], select: [v('customers', 'country'), agg('count', null, 'orders')], group_by: [ref('customers', 'country')] } },
+  // Only in the request-reading run: no plan a model would give, the reading itself must ask.
+  { id: 'c05', expect: 'clarify', asks: 'exists in 2 sources', variant: 'ambiguous', request: 'total order value per customer segment', note: 'orders and customers each in two sources' },
+  { id: 'c06', expect: 'clarify', asks: "'age'", request: 'average customer age per country', note: 'no source has an age' },
+  { id: 'c07', expect: 'clarify', asks: 'device|site|orders and devices', request: 'how many orders per device site', note: 'no key links orders to devices' },
 ]; // prettier-ignore

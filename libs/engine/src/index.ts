@@ -6,6 +6,7 @@ export * from './veloflux/catalog';
 export * from './duckdb/duckdb-target';
 export * from './duckdb/demo-data';
 export * from './sql/demo-dataset';
+export type { ColumnValues } from './sql/column-values';
 export {
   RefusedQueryError,
   MAX_GUARDED_SQL_LENGTH,

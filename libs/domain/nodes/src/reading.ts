@@ -1,6 +1,6 @@
 import type { DraftMode } from '@nl2p/config';
 import { describeMeaning, type Envelope, type Reading, type Resolution } from '@nl2p/envelope';
-import type { TargetProfile } from '@nl2p/engine';
+import type { ColumnValues, TargetProfile } from '@nl2p/engine';
 import {
   accountTokens,
   classifyIntent,
@@ -11,6 +11,7 @@ import {
   type LinkSchema,
 } from '@nl2p/linking';
 import { QueryPlan } from '@nl2p/query-plan';
+import { sourcesLinkView } from './sources-link-view';
 import type { Grounding } from './grounding';
 import { resolutionAssumptions, resolvePlan, withResolutions } from './conversation/resolutions';
 
@@ -32,16 +33,29 @@ export function readsRequests(o: ReadingOptions): boolean {
   return o.linking || o.mode !== 'sql';
 }
 
-/** The linking view of what the session was grounded in. */
-export async function linkSchemaFor(e: Envelope, grounding: Grounding, profile: TargetProfile): Promise<LinkSchema> {
-  // Over all sources the tables are every source's, qualified; the target's cached values are not theirs.
-  const catalog = e.sources === 'all' ? { values: {} } : await grounding.catalog(e.target, e.digest_hash);
+/**
+ * The linking view of what the session was grounded in. Over all sources the tables are every
+ * source's, and so are the values (`sourceValues`): the target's cached values are not theirs,
+ * and without the sources' own a request naming 'Germany' or 'berlin-lab' is not read. The
+ * linker sees them under their bare names (`sourcesLinkView`); the plan is qualified afterwards.
+ */
+export async function linkSchemaFor(
+  e: Envelope,
+  grounding: Grounding,
+  profile: TargetProfile,
+  sourceValues?: () => Promise<ColumnValues>,
+): Promise<LinkSchema> {
+  const catalog =
+    e.sources === 'all'
+      ? { values: sourceValues ? await sourceValues() : {} }
+      : await grounding.catalog(e.target, e.digest_hash);
   const facts = Object.entries(e.table_facts ?? {});
   const comments = Object.fromEntries(facts.flatMap(([t, f]) => (f.comment ? [[t, f.comment]] : [])));
   const keys = Object.fromEntries(
     facts.map(([t, f]) => [t, { primaryKey: f.primary_key ?? [], foreignKeys: f.foreign_keys ?? [] }]),
   );
-  return { tables: tablesOf(e), values: catalog.values ?? {}, streaming: profile.streaming, comments, keys };
+  const schema = { tables: tablesOf(e), values: catalog.values ?? {}, streaming: profile.streaming, comments, keys };
+  return e.sources === 'all' ? sourcesLinkView(schema) : schema;
 }
 
 /** Every table's columns the session was grounded in, the active stream's as described. */

@@ -45,19 +45,17 @@ export interface ValidatorDeps {
 /** Nodes run by the `validator` service: grounding reads, the request's reading, local and engine validation. */
 export function validatorNodes({ engines, grounding, reading: given = {} }: ValidatorDeps): NodeHandlers {
   const options: ReadingOptions = { linking: true, mode: 'sql', trustLinks: false, ...given };
+  /** What the linker reads a request over; a session over all sources reads its sources' values. */
+  const schemaOf = (e: Envelope) =>
+    linkSchemaFor(e, grounding, engines.profile(e.target), () => engines.sources().columnValues());
   /** The reading of the request this turn serves: the envelope's, or read now (the request changed). */
   const readingOf = async (e: Envelope) => {
     const current = currentReading(e);
     if (current || !e.request || !readsRequests(options)) return current;
-    return readRequest(
-      e.request,
-      await linkSchemaFor(e, grounding, engines.profile(e.target)),
-      options,
-      readingResolutions(e),
-    );
+    return readRequest(e.request, await schemaOf(e), options, readingResolutions(e));
   };
   const answered = async (e: Envelope): Promise<Envelope> => {
-    const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+    const schema = await schemaOf(e);
     const readAlone = (text: string) => readRequest(text, schema, options, readingResolutions(e)).plan;
     return applyReply(e, schema, readAlone);
   };
@@ -65,7 +63,7 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
   const reusing = async (e: Envelope, reading: Reading): Promise<Reading> => {
     const candidates = e.close_examples.filter((x) => x.plan !== null);
     if (!candidates.length || e.sources === 'all') return reading;
-    const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+    const schema = await schemaOf(e);
     return withReusedPlan(reading, candidates, sameColumnValueIn(schema));
   };
   /** The one source the request's words point at (no `need_stream` then), or undefined. */
@@ -136,7 +134,7 @@ export function validatorNodes({ engines, grounding, reading: given = {} }: Vali
 
     /** A session over all sources: the request read over every source's tables, split, run and combined. */
     async run_sources(e, ctx) {
-      const schema = await linkSchemaFor(e, grounding, engines.profile(e.target));
+      const schema = await schemaOf(e);
       // Over sources nothing else reads the request (no model drafts), so it is read here when unread.
       const reading =
         currentReading(e) ?? readRequest(e.request ?? '', schema, { ...options, linking: true }, readingResolutions(e));

@@ -33,11 +33,13 @@ export async function combineParts(
   dag: ExecutionDag,
   parts: ReadonlyMap<string, PartRows>,
   options: { rowLimit: number; timeoutMs: number; signal?: AbortSignal },
+  /** A filtered part's keys as its source holds them, unfiltered (`keyScansOf`): what its key rule is judged on. */
+  unfilteredKeys: ReadonlyMap<string, PartRows> = new Map(),
 ): Promise<CombineOutcome> {
   const started = performance.now();
   const tables = combineTables(dag);
   const registered = new Map(parts);
-  const keyed = reconcileJoinKeys(combinePlan(dag), tables, registered);
+  const keyed = reconcileJoinKeys(combinePlan(dag), tables, registered, unfilteredKeys);
   if ('question' in keyed) return keyed;
   const checked = checkPlan(keyed.plan, tables);
   if (!checked.ok) throw new Error(`the combine plan does not check: ${checked.errors.join('; ')}`);
@@ -83,15 +85,18 @@ export async function combineParts(
  * For each join pair, the rule under which its two sides' values match best; a pair needing a
  * rule joins on added key columns holding the normalised values (registered with the parts), and
  * the rule becomes an assumption. A pair matching less than half of either side is a question.
+ * A filtered part is judged on its table's unfiltered keys when given: its filter, not its keys,
+ * may be why few of its rows have a partner.
  */
 function reconcileJoinKeys(
   plan: QueryPlan,
   tables: Record<string, Column[]>,
   parts: Map<string, PartRows>,
+  unfilteredKeys: ReadonlyMap<string, PartRows>,
 ): { plan: QueryPlan; assumptions: string[] } | { kind: 'question'; question: string } {
   const assumptions: string[] = [];
   const valuesOf = (ref: ColumnRef): unknown[] => {
-    const part = parts.get(ref.table ?? '');
+    const part = unfilteredKeys.get(ref.table ?? '') ?? parts.get(ref.table ?? '');
     const at = part?.columns.indexOf(ref.column) ?? -1;
     return part && at >= 0 ? part.rows.map((r) => r[at]) : [];
   };

@@ -1,6 +1,7 @@
 import type { Column } from '@nl2p/envelope';
 import { localName, scansOf, splitQualified, type ExecutionDag } from '@nl2p/execution-dag';
 import { combineParts, type CombineResult } from './combine';
+import { keyScansOf, partOfKeyScan } from './key-scans';
 import type { PartRows } from './combine-tables';
 import { PartsCancelledError, runPart, SourcePartError, type PartReport } from './run-part';
 import type { SqlSources } from './sql-sources';
@@ -73,7 +74,8 @@ export async function executeDag(
   const capped = parts.filter((p) => p.capped);
   if (capped.length) return { kind: 'question', question: cappedQuestion(capped, sources.rowLimit), parts };
   const byScan = new Map<string, PartRows>(results.map((r) => [r.report.id, r.rows]));
-  const combined = await combineParts(dag, byScan, options);
+  const keys = await runKeyScans(dag, sources, tables, options);
+  const combined = await combineParts(dag, byScan, options, keys);
   if (combined.kind === 'question') return { ...combined, parts };
   const { result } = combined;
   return {
@@ -85,6 +87,36 @@ export async function executeDag(
     truncated: result.truncated,
     assumptions: result.assumptions,
   };
+}
+
+/**
+ * The unfiltered keys of every filtered part a join reads (`keyScansOf`), by part id: what the
+ * key rule is judged on. Read only when the parts ran whole; cancelling the turn stops them too.
+ * A key scan past the row limit is left out (a first few keys could match the other side poorly
+ * by chance), so that part is judged on its own keys, as before key scans.
+ */
+async function runKeyScans(
+  dag: ExecutionDag,
+  sources: SqlSources,
+  tables: Readonly<Record<string, Column[]>>,
+  options: ExecuteOptions,
+): Promise<Map<string, PartRows>> {
+  const read = await Promise.all(
+    keyScansOf(dag).map(async (scan) => {
+      const source = sources.get(scan.source);
+      if (!source) throw new SourcePartError(scan.source, `no source named ${scan.source} is configured`);
+      const { rows, report } = await runPart(
+        scan,
+        source,
+        tablesOf(scan.source, tables),
+        options.tmpId,
+        options.signal,
+      );
+      // Keys past the row limit are only some of them: the part's own keys are judged instead.
+      return report.capped ? [] : [[partOfKeyScan(scan.id), rows] as const];
+    }),
+  );
+  return new Map(read.flat());
 }
 
 /** The source's tables under their own names, as its compiler reads them. */

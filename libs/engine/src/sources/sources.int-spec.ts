@@ -211,6 +211,32 @@ suite('questions across sources (real DuckDB + real PostgreSQL)', () => {
     if (outcome.kind === 'question') expect(outcome.question).toMatch(/match for only 0 % of the rows/);
   });
 
+  it('judges join keys on the tables as their sources hold them, so filters that leave no pair answer 0', async () => {
+    // No Italian customer returned an order: the filtered parts share no key, and the answer is 0.
+    const input: QueryPlanInput = {
+      source: 'shop.orders',
+      joins: [{ table: 'crm.customers', on: [{ left: { table: 'shop.orders', column: 'customer_id' }, right: { table: 'crm.customers', column: 'customer_id' } }] }],
+      select: [{ kind: 'aggregate', aggregate: { fn: 'count' }, alias: 'orders' }],
+      where: { kind: 'and', conditions: [
+        { kind: 'compare', left: col('shop.orders', 'status'), op: '=', value: str('returned') },
+        { kind: 'compare', left: col('crm.customers', 'country'), op: '=', value: str('Italy') },
+      ] },
+    }; // prettier-ignore
+    const gold = await goldRows(
+      "SELECT count(*) FROM orders o JOIN customers c USING (customer_id) WHERE o.status = 'returned' AND c.country = 'Italy'",
+    );
+    expect(gold).toEqual([[0]]);
+    const outcome = await ask(sources(schemas.crm), input);
+    if (outcome.kind !== 'answer') throw new Error(`asked: ${outcome.question}`);
+    expect(outcome.rows.map((r) => r.map(Number))).toEqual([[0]]);
+    // Each part still ran with its filter pushed down; the keys were read apart, unfiltered.
+    expect(outcome.parts.find((p) => p.source === 'shop')?.sql).toMatch(/'returned'/);
+    expect(outcome.parts.find((p) => p.source === 'crm')?.sql).toMatch(/'Italy'/);
+    // Keys no rule reconciles still ask under the same filters.
+    const bad = await ask(sources(schemas.bad), input);
+    expect(bad.kind).toBe('question');
+  });
+
   it('never joins a part that reached its row limit: it says so and asks to narrow', async () => {
     const outcome = await ask(sources(schemas.crm, 100), REVENUE_BY_COUNTRY);
     expect(outcome.kind).toBe('question');
@@ -267,5 +293,24 @@ suite('questions across sources (real DuckDB + real PostgreSQL)', () => {
     });
     const single = qualifyPlan(parseQueryPlan({ source: 'devices' }), catalog);
     expect(single).toMatchObject({ plan: { source: 'crm.devices' } });
+  });
+  it("reads every source's column values under source-qualified names, for linking a request's words", async () => {
+    const s = sources(schemas.crm);
+    const values = await s.columnValues();
+    // PostgreSQL's and DuckDB's own catalog reads, each table under its source.
+    expect(values['crm.customers']?.country).toEqual(expect.arrayContaining(['France', 'Germany']));
+    expect(values['crm.devices']?.site).toEqual(['berlin-lab', 'hamburg-port', 'munich-plant']);
+    expect(values['shop.orders']?.status).toEqual(expect.arrayContaining(['delivered', 'returned']));
+    expect(Object.keys(values).every((t) => /^(shop|crm)\./.test(t))).toBe(true);
+    // Kept for the catalog TTL: the second read is the same object, not a new query.
+    expect(await s.columnValues()).toBe(values);
+  });
+
+  it('adds no values for a source that cannot be read, and reads it again next time', async () => {
+    const s = sources(schemas.crm, 1_000, 'postgres://nobody@127.0.0.1:1/none');
+    const values = await s.columnValues();
+    expect(Object.keys(values).some((t) => t.startsWith('crm.'))).toBe(false);
+    expect(values['shop.orders']?.status).toEqual(expect.arrayContaining(['delivered']));
+    expect(await s.columnValues()).not.toBe(values);
   });
 });

@@ -3,6 +3,7 @@ import type { Column, TargetKind } from '@nl2p/envelope';
 import { qualify, splitQualified } from '@nl2p/execution-dag';
 import type { ForeignKey } from '@nl2p/query-plan';
 import type { QueryCompiler } from '../compiler';
+import type { ColumnValues } from '../sql/column-values';
 import { DuckDbTarget } from '../duckdb/duckdb-target';
 import { PostgresTarget } from '../postgres/postgres-target';
 import type { SqlDatabaseTarget } from '../sql/sql-database-target';
@@ -41,15 +42,25 @@ export class SqlSources {
   readonly rowLimit: number;
   /** Time one part (and the combine) may take. */
   readonly queryTimeoutMs: number;
+  /** How long the sources' column values are kept (the catalog TTL, as a single target's catalog is). */
+  private readonly valuesTtlMs: number;
+  private values: { at: number; read: Promise<ColumnValues> } | null = null;
 
-  constructor(configs: readonly SqlSourceConfig[], limits: { rowLimit: number; queryTimeoutMs: number }) {
+  constructor(
+    configs: readonly SqlSourceConfig[],
+    limits: { rowLimit: number; queryTimeoutMs: number; valuesTtlSeconds?: number },
+  ) {
     this.list = configs.map((c) => openSource(c, limits));
     this.rowLimit = limits.rowLimit;
     this.queryTimeoutMs = limits.queryTimeoutMs;
+    this.valuesTtlMs = (limits.valuesTtlSeconds ?? 300) * 1000;
   }
 
   static fromConfig(config: AppConfig): SqlSources {
-    return new SqlSources(config.sources.list, config.sources);
+    return new SqlSources(config.sources.list, {
+      ...config.sources,
+      valuesTtlSeconds: config.retention.catalogTtlSeconds,
+    });
   }
 
   get(name: string): SqlSource | undefined {
@@ -78,6 +89,31 @@ export class SqlSources {
       }
     });
     for (const [table, sources] of seen) if (sources.length > 1) out.shared[table] = sources;
+    return out;
+  }
+
+  /**
+   * Every source's column values (the distinct short values of its text columns) under
+   * source-qualified table names, so a request's 'Germany' links to `crm.customers.country` as it
+   * does on a single target. Read through each source's own catalog load and kept for the catalog
+   * TTL; a source that cannot be read adds none, and is read again next time.
+   */
+  columnValues(): Promise<ColumnValues> {
+    const now = Date.now();
+    if (!this.values || now - this.values.at > this.valuesTtlMs) this.values = { at: now, read: this.readValues() };
+    return this.values.read;
+  }
+
+  private async readValues(): Promise<ColumnValues> {
+    const read = await Promise.allSettled(this.list.map((s) => s.target.loadCatalog()));
+    const out: ColumnValues = {};
+    read.forEach((result, i) => {
+      const source = this.list[i];
+      if (result.status === 'rejected' || !source) return;
+      for (const [table, columns] of Object.entries(result.value.values ?? {}))
+        out[qualify(source.name, table)] = columns;
+    });
+    if (read.some((r) => r.status === 'rejected')) this.values = null;
     return out;
   }
 
