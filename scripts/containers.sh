@@ -330,7 +330,13 @@ traced_ok() {
 check "the trace collector has the turn's trace with spans from at least five services" traced_ok
 targets_up() {
   local up
-  up=$(curl -s http://127.0.0.1:9090/api/v1/targets | grep -o '"health":"up"' | wc -l)
+  # The restarted sql-drafter serves /metrics once its model is loaded, and is seen up at the
+  # next scrape after that: up to a minute.
+  for _ in $(seq 12); do
+    up=$(curl -s http://127.0.0.1:9090/api/v1/targets | grep -o '"health":"up"' | wc -l)
+    [ "$up" -ge 6 ] && break
+    sleep 5
+  done
   say "Prometheus targets up: $up"
   [ "$up" -ge 6 ]
 }
