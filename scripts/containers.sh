@@ -94,7 +94,9 @@ apt_install() {
 COMPOSE_VERSION=v2.32.4
 missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
-docker compose version >/dev/null 2>&1 || command -v go >/dev/null 2>&1 || missing+=(golang-go)
+# Go builds Compose and the Jaeger stand-in (Debian's is older than they need; a newer `go` on
+# PATH, as on this machine kind, is used when present).
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}" || say "apt could not install ${missing[*]} (see $WORK/apt.log)"; fi
 command -v dockerd >/dev/null 2>&1 || not_run "no dockerd, and Debian's docker.io could not be installed (see $WORK/apt.log)"
