@@ -15,13 +15,19 @@
 # list them in LLAMA_BINARIES to keep them (see README, Deploy).
 ARG NODE_VERSION=22
 
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+# One `npm ci` for both the build and the runtime's node_modules (pruned below); npm's download
+# cache is a BuildKit cache mount, so a rebuild with a changed lock file fetches only what changed.
+FROM node:${NODE_VERSION}-bookworm-slim AS install
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN --mount=type=secret,id=ca,required=false \
+RUN --mount=type=secret,id=ca,required=false --mount=type=cache,target=/root/.npm,sharing=locked \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; \
     npm ci --no-audit --no-fund
-COPY tsconfig.base.json tsconfig.build.json ./
+
+FROM install AS build
+# tsconfig.json too: the console's bundler resolves the @nl2p/* paths of a lib's file from the
+# nearest tsconfig.json, the root one for libs/.
+COPY tsconfig.json tsconfig.base.json tsconfig.build.json ./
 COPY apps ./apps
 COPY libs ./libs
 RUN npm run build
@@ -29,13 +35,11 @@ RUN npm run build
 # created at build time so the read-only containers answer out of the box.
 RUN node -e "require('./dist/libs/engine/src/index.js').ensureDemoDatabase('data/demo.duckdb')"
 
-FROM node:${NODE_VERSION}-bookworm-slim AS deps
+# The runtime's node_modules: the installed tree without dev dependencies (taken before the build
+# wrote any cache into it), and only the llama.cpp binaries listed.
+FROM install AS deps
 ARG LLAMA_BINARIES=
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN --mount=type=secret,id=ca,required=false \
-    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; \
-    npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+RUN npm prune --omit=dev --no-audit --no-fund \
     && keep="${LLAMA_BINARIES:-linux-$(node -p process.arch)}" \
     && for dir in node_modules/@node-llama-cpp/*; do \
          case " $keep " in *" ${dir##*/} "*) ;; *) rm -rf "$dir" ;; esac; \
@@ -45,7 +49,7 @@ FROM node:${NODE_VERSION}-bookworm-slim
 ARG APP
 ENV NODE_ENV=production APP=${APP}
 WORKDIR /app
-COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=deps --chown=root:root /src/node_modules ./node_modules
 COPY --from=build --chown=root:root /src/dist ./dist
 COPY --from=build --chown=root:root /src/data/demo.duckdb ./data/demo.duckdb
 COPY package.json ./

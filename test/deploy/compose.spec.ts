@@ -7,7 +7,7 @@ const read = (file: string) => parse(readFileSync(path.join(ROOT, file), 'utf8')
 
 /**
  * What docker-compose.yml and the Dockerfile say. Running them is the container tier
- * (`CONTAINERS=1 npm test`, scripts/containers.sh), which needs a Docker daemon.
+ * (scripts/containers.sh, run by `npm test` unless CONTAINERS=0), which needs a Docker daemon.
  */
 describe('docker-compose.yml and its Prometheus', () => {
   const compose = read('docker-compose.yml');

@@ -1,37 +1,54 @@
-// Stand-in for Jaeger all-in-one (tests only): receives OTLP/HTTP traces on :4318 (JSON or
-// protobuf), answers health on :14269 and, on :16686, the one query API call the container tier
-// makes: GET /api/services (the service.name of every resource that sent spans).
+// Stand-in for Jaeger all-in-one (tests only): receives OTLP/HTTP traces on :4318 (JSON, what the
+// services' exporter sends), answers health on :14269 and, on :16686, the two query API calls the
+// container tier makes, in Jaeger's own shapes: GET /api/services and GET /api/traces/{traceID}.
 const http = require('node:http');
 
+/** traceID → its spans as Jaeger lists them, and the services that sent them. */
+const traces = new Map();
 const services = new Set();
-let spans = 0;
 
-function record(body, type) {
-  if (type.includes('json')) {
-    for (const rs of JSON.parse(body.toString('utf8')).resourceSpans ?? []) {
-      const attr = (rs.resource?.attributes ?? []).find((a) => a.key === 'service.name');
-      if (attr) services.add(attr.value.stringValue);
-      for (const ss of rs.scopeSpans ?? []) spans += (ss.spans ?? []).length;
+// OTLP/JSON spells ids in hex; an exporter that sends base64 (the protobuf JSON mapping) is read too.
+const hexId = (id, bytes) =>
+  new RegExp(`^[0-9a-f]{${bytes * 2}}$`, 'i').test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex');
+
+function record(body) {
+  for (const rs of JSON.parse(body.toString('utf8')).resourceSpans ?? []) {
+    const attr = (rs.resource?.attributes ?? []).find((a) => a.key === 'service.name');
+    const service = attr?.value?.stringValue ?? 'unknown';
+    services.add(service);
+    for (const ss of rs.scopeSpans ?? []) {
+      for (const span of ss.spans ?? []) {
+        const traceID = hexId(span.traceId, 16);
+        const trace = traces.get(traceID) ?? { spans: [], services: new Set() };
+        trace.spans.push({ traceID, spanID: hexId(span.spanId, 8), operationName: span.name, service });
+        trace.services.add(service);
+        traces.set(traceID, trace);
+      }
     }
-    return;
   }
-  // Protobuf: KeyValue{key 'service.name', value AnyValue{string_value}}: 0x12 len 0x0a len <name>.
-  for (let i = body.indexOf('service.name'); i >= 0; i = body.indexOf('service.name', i + 1)) {
-    const at = i + 'service.name'.length;
-    if (body[at] === 0x12 && body[at + 2] === 0x0a) services.add(body.toString('utf8', at + 4, at + 4 + body[at + 3]));
-  }
-  spans += 1;
 }
+
+/** Jaeger's trace shape: spans name a process, processes name a service. */
+function jaegerTrace(traceID, trace) {
+  const names = [...trace.services];
+  const processes = Object.fromEntries(names.map((s, i) => [`p${i + 1}`, { serviceName: s, tags: [] }]));
+  const spans = trace.spans.map(({ service, ...s }) => ({ ...s, processID: `p${names.indexOf(service) + 1}` }));
+  return { traceID, spans, processes };
+}
+
+const json = (res, status, body) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 http
   .createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/traces') return res.writeHead(404).end();
+      if (!(req.headers['content-type'] ?? '').includes('json')) return res.writeHead(415).end('JSON only');
       try {
-        if (req.method === 'POST' && req.url === '/v1/traces')
-          record(Buffer.concat(chunks), req.headers['content-type'] ?? '');
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        record(Buffer.concat(chunks));
+        json(res, 200, {});
       } catch (err) {
         res.writeHead(400).end(String(err));
       }
@@ -41,11 +58,11 @@ http
 
 http
   .createServer((req, res) => {
-    if (req.url.startsWith('/api/services')) {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ data: [...services].sort(), spans }));
-    } else res.writeHead(404).end();
+    if (req.url.startsWith('/api/services')) return json(res, 200, { data: [...services].sort() });
+    const id = /^\/api\/traces\/([0-9a-f]{32})$/i.exec(req.url)?.[1]?.toLowerCase();
+    if (id && traces.has(id)) return json(res, 200, { data: [jaegerTrace(id, traces.get(id))] });
+    if (id) return json(res, 404, { data: null, errors: [{ code: 404, msg: 'trace not found' }] });
+    res.writeHead(404).end();
   })
   .listen(16686, '0.0.0.0');
 
