@@ -1,10 +1,14 @@
 import path from 'node:path';
-import { LINKER_SETS, runLinkerEval, type LinkerSet } from './linker-eval';
+import { loadConfig } from '@nl2p/config';
+import { createLlmClient, llmProvider } from '@nl2p/llm';
+import { LINKER_SETS, runLinkerEval, type Chooser, type LinkerSet } from './linker-eval';
 
 /**
  * The offline linker eval (evals/README.md), as a Jest file so it gets the workspace's TypeScript
  * setup. A measure, not a test: skipped unless LINKER_EVAL=1 (`bash scripts/eval.sh --linker`).
- * LINKER_EVAL_SETS picks sets (space- or comma-separated; default all).
+ * LINKER_EVAL_SETS picks sets (space- or comma-separated; default all). LINKER_EVAL_CHOOSER=1 puts
+ * the close calls to the configured model as a chooser (`--linker --chooser`: the embedded model
+ * unless LLM_BASE_URL names a server), at most LINKER_EVAL_CHOOSER_CAP calls (default 300).
  */
 const enabled = process.env.LINKER_EVAL === '1';
 
@@ -17,6 +21,7 @@ const enabled = process.env.LINKER_EVAL === '1';
     if (unknown.length) throw new Error(`unknown set ${unknown.join(', ')}; the sets are ${LINKER_SETS.join(', ')}`);
     const sets = wanted.length ? (wanted as LinkerSet[]) : [...LINKER_SETS];
     const root = path.resolve(__dirname, '../../..');
+    const chooser = process.env.LINKER_EVAL_CHOOSER === '1' ? chooserOf(root) : null;
     const { summary, runs } = await runLinkerEval({
       sets,
       env: process.env,
@@ -24,8 +29,18 @@ const enabled = process.env.LINKER_EVAL === '1';
       workDir: path.join(root, 'tmp', 'linker-eval'),
       spiderCacheDir: path.join(root, 'tmp', 'spider-duckdb'),
       log: (line) => process.stderr.write(`[linker-eval] ${line}\n`),
+      chooser,
     });
+    if (chooser) await llmProvider(loadConfig(process.env)).dispose?.();
     process.stdout.write(`\n${summary}\n`);
     expect(runs.length).toBeGreaterThan(0);
   });
 });
+
+/** The deployment's model (the embedded one by default), as a chooser capped at LINKER_EVAL_CHOOSER_CAP calls. */
+function chooserOf(root: string): Chooser {
+  const env = { LOCAL_MODEL_PATH: path.join(root, 'models/SmolLM2-135M-Instruct.Q4_1.gguf'), ...process.env };
+  const config = loadConfig(env);
+  process.stderr.write(`[linker-eval] chooser: ${llmProvider(config).whereabouts(config).split('\n')[0]}\n`);
+  return { llm: createLlmClient(config), cap: Number(process.env.LINKER_EVAL_CHOOSER_CAP ?? 300), calls: 0 };
+}
