@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import { ScriptedLlm } from '@nl2p/testing';
 import { GatewayClient } from '../support/client';
+import { LlmScript } from '../support/llm-script';
 import { startStack, type Stack } from '../support/stack';
 
 /**
@@ -42,12 +43,13 @@ describe('the model as a chooser among close candidates, through the whole workf
     return file;
   }
 
-  async function gateway(modelChooses: boolean): Promise<GatewayClient> {
+  /** Plan mode trusting conclusive readings (the embedded model's default), or a server's `auto`. */
+  async function gateway(modelChooses: boolean, mode: 'plan' | 'auto' = 'plan'): Promise<GatewayClient> {
     const env = {
       TARGET: 'duckdb',
       LINKING: 'true',
-      DRAFT_MODE: 'plan',
-      PLAN_TRUST_LINKS: 'true',
+      DRAFT_MODE: mode,
+      PLAN_TRUST_LINKS: String(mode === 'plan'),
       MODEL_CHOOSES: String(modelChooses),
       // A server that decodes under a JSON schema is given the enumeration itself.
       LLM_STRUCTURED_OUTPUT: 'json_schema',
@@ -117,5 +119,34 @@ describe('the model as a chooser among close candidates, through the whole workf
     expect(view.interrupt.question).toMatch(/'JFK' could mean from_airport or to_airport/);
     expect(view.interrupt.choices).toEqual(['flights.from_airport', 'flights.to_airport']);
     expect(llm.requests).toEqual([]);
+  });
+
+  it('auto (a server model): the model drafts with the reading as its hint, the close call named with its candidates', async () => {
+    const api = await gateway(false, 'auto');
+    const script = new LlmScript(llm);
+    script.plan({
+      table: 'flights',
+      columns: [],
+      aggregates: [{ fn: 'count', of: '*', distinct: false }],
+      filters: [{ column: 'from_airport', op: '=', value: 'JFK' }],
+      group_by: [],
+      time: null,
+      order: null,
+      limit: null,
+      beyond_plan: false,
+      question: null,
+    });
+    const id = await api.createSession({ target: 'duckdb' });
+    const view = await api.turn(id, { text: REQUEST });
+
+    expect(view.interrupt.type).toBe('need_confirm');
+    expect(view.sql).toMatch(/from_airport = 'JFK'/);
+    const [call] = script.callsOf('plan');
+    const prompt = (call?.messages ?? []).map((m) => m.content).join('\n');
+    // The reading's plan, its tables and its close call, in the data's names.
+    expect(prompt).toMatch(/Plan found from the request's words[^\n]*\n\{"table":"flights"/);
+    expect(prompt).toContain('Tables the words point at, best first: flights');
+    expect(prompt).toContain("'JFK' fits from_airport and to_airport equally");
+    expect(script.calls.map((c) => c.kind)).toEqual(['plan']);
   });
 });

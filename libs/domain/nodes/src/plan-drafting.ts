@@ -112,6 +112,7 @@ export async function draftFromPlan(
         revision,
         examples: e.close_examples,
         compact: o.compactPrompts,
+        reading,
       }),
       schema: slotPlanSchema(vocabulary),
       schemaName: 'query_plan',
