@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '@nl2p/config';
-import { createLlmClient, llmProvider } from '@nl2p/llm';
+import { createLlmClient, llmProvider, type LlmClient, type LlmJsonRequest } from '@nl2p/llm';
 import { LINKER_SETS, runLinkerEval, type Chooser, type LinkerSet } from './linker-eval';
 
 /**
@@ -8,13 +8,15 @@ import { LINKER_SETS, runLinkerEval, type Chooser, type LinkerSet } from './link
  * setup. A measure, not a test: skipped unless LINKER_EVAL=1 (`bash scripts/eval.sh --linker`).
  * LINKER_EVAL_SETS picks sets (space- or comma-separated; default all). LINKER_EVAL_CHOOSER=1 puts
  * the close calls to the configured model as a chooser (`--linker --chooser`: the embedded model
- * unless LLM_BASE_URL names a server), at most LINKER_EVAL_CHOOSER_CAP calls (default 300).
+ * unless LLM_BASE_URL names a server), at most LINKER_EVAL_CHOOSER_CAP calls (default 300);
+ * LINKER_EVAL_CHOOSER=first is the baseline a model must beat: always the first candidate (the
+ * linker's best-scored), with no model.
  */
 const enabled = process.env.LINKER_EVAL === '1';
 
 (enabled ? describe : describe.skip)('offline linker eval', () => {
   // With the model as a chooser on a busy 2-core machine, the run takes longer than the no-model path.
-  jest.setTimeout((process.env.LINKER_EVAL_CHOOSER === '1' ? 45 : 10) * 60_000);
+  jest.setTimeout((process.env.LINKER_EVAL_CHOOSER ? 45 : 10) * 60_000);
 
   it('runs the sets through the no-model path and prints the figures', async () => {
     const wanted = (process.env.LINKER_EVAL_SETS ?? '').split(/[\s,]+/).filter(Boolean);
@@ -22,7 +24,8 @@ const enabled = process.env.LINKER_EVAL === '1';
     if (unknown.length) throw new Error(`unknown set ${unknown.join(', ')}; the sets are ${LINKER_SETS.join(', ')}`);
     const sets = wanted.length ? (wanted as LinkerSet[]) : [...LINKER_SETS];
     const root = path.resolve(__dirname, '../../..');
-    const chooser = process.env.LINKER_EVAL_CHOOSER === '1' ? chooserOf(root) : null;
+    const mode = process.env.LINKER_EVAL_CHOOSER;
+    const chooser = mode === '1' ? chooserOf(root) : mode === 'first' ? firstCandidateChooser() : null;
     const { summary, runs } = await runLinkerEval({
       sets,
       env: process.env,
@@ -32,7 +35,7 @@ const enabled = process.env.LINKER_EVAL === '1';
       log: (line) => process.stderr.write(`[linker-eval] ${line}\n`),
       chooser,
     });
-    if (chooser) await llmProvider(loadConfig(process.env)).dispose?.();
+    if (mode === '1') await llmProvider(loadConfig(process.env)).dispose?.();
     process.stdout.write(`\n${summary}\n`);
     expect(runs.length).toBeGreaterThan(0);
   });
@@ -44,4 +47,29 @@ function chooserOf(root: string): Chooser {
   const config = loadConfig(env);
   process.stderr.write(`[linker-eval] chooser: ${llmProvider(config).whereabouts(config).split('\n')[0]}\n`);
   return { llm: createLlmClient(config), cap: Number(process.env.LINKER_EVAL_CHOOSER_CAP ?? 300), calls: 0 };
+}
+
+/**
+ * The baseline chooser: no model, always the first candidate the prompt lists (the linker's
+ * best-scored), validated against the request's enumeration like any answer.
+ */
+function firstCandidateChooser(): Chooser {
+  const llm: LlmClient = {
+    text: () => Promise.reject(new Error('the baseline chooser only chooses')),
+    json: <T>(r: LlmJsonRequest<T>) => {
+      const prompt = r.messages.map((m) => m.content).join('\n');
+      const first = /^Candidates: ([^;\n]+)/m.exec(prompt)?.[1] ?? '';
+      const value = r.schema.parse({ choice: first });
+      const usage = {
+        model: 'first-candidate',
+        input_tokens: 0,
+        output_tokens: 0,
+        latency_ms: 0,
+        finish_reason: null,
+        retries: 0,
+      };
+      return Promise.resolve({ value, text: JSON.stringify(value), usage });
+    },
+  };
+  return { llm, cap: Number.POSITIVE_INFINITY, calls: 0 };
 }
