@@ -119,6 +119,13 @@ describe('the model as a chooser among close candidates, through the whole workf
     expect(view.interrupt.question).toMatch(/'JFK' could mean from_airport or to_airport/);
     expect(view.interrupt.choices).toEqual(['flights.from_airport', 'flights.to_airport']);
     expect(llm.requests).toEqual([]);
+
+    // The person's pick settles it as the model's would.
+    const answered = await api.turn(id, { text: '2' });
+    expect(answered.interrupt.type).toBe('need_confirm');
+    expect(answered.sql).toMatch(/to_airport = 'JFK'/);
+    expect(answered.assumptions.join('\n')).toMatch(/"JFK" is read as to_airport = 'JFK', as you answered/);
+    expect(llm.requests).toEqual([]);
   });
 
   it('auto (a server model): the model drafts with the reading as its hint, the close call named with its candidates', async () => {

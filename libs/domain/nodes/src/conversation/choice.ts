@@ -62,8 +62,27 @@ export function choiceOf(
  */
 export function meaningChosen(choice: Choice, at: number): WordMeaning | null {
   const picked = choice.candidates[at];
-  if (!picked || choice.value === null || picked.kind !== 'column') return picked ?? null;
-  return { kind: 'value', table: picked.table, column: picked.column, value: choice.value };
+  return picked ? asValue(picked, choice.value) : null;
+}
+
+/**
+ * What a pick among a choice's candidates means, when the choice is known only as the question
+ * asked (the person's reply): the column's value when the word is a listed value of a candidate
+ * (`JFK` → `to_airport = 'JFK'`), else the pick itself. Read as a column, a value found in two
+ * columns would tie again and the same question come back.
+ */
+export function pickedMeaning(
+  word: string,
+  picked: WordMeaning,
+  candidates: readonly WordMeaning[],
+  schema: LinkSchema,
+): WordMeaning {
+  return asValue(picked, listedValue(word, candidates, schema));
+}
+
+function asValue(picked: WordMeaning, value: string | null): WordMeaning {
+  if (value === null || picked.kind !== 'column') return picked;
+  return { kind: 'value', table: picked.table, column: picked.column, value };
 }
 
 /**
