@@ -10,7 +10,8 @@ import { LINKER_SETS, runLinkerEval, type Chooser, type LinkerSet } from './link
  * the close calls to the configured model as a chooser (`--linker --chooser`: the embedded model
  * unless LLM_BASE_URL names a server), at most LINKER_EVAL_CHOOSER_CAP calls (default 300);
  * LINKER_EVAL_CHOOSER=first is the baseline a model must beat: always the first candidate (the
- * linker's best-scored), with no model.
+ * linker's best-scored), with no model; `last` always the last one (with `first`, what a perfect
+ * chooser could reach where two candidates tie).
  */
 const enabled = process.env.LINKER_EVAL === '1';
 
@@ -25,7 +26,8 @@ const enabled = process.env.LINKER_EVAL === '1';
     const sets = wanted.length ? (wanted as LinkerSet[]) : [...LINKER_SETS];
     const root = path.resolve(__dirname, '../../..');
     const mode = process.env.LINKER_EVAL_CHOOSER;
-    const chooser = mode === '1' ? chooserOf(root) : mode === 'first' ? firstCandidateChooser() : null;
+    const chooser =
+      mode === '1' ? chooserOf(root) : mode === 'first' || mode === 'last' ? candidateChooser(mode) : null;
     const { summary, runs } = await runLinkerEval({
       sets,
       env: process.env,
@@ -50,18 +52,18 @@ function chooserOf(root: string): Chooser {
 }
 
 /**
- * The baseline chooser: no model, always the first candidate the prompt lists (the linker's
- * best-scored), validated against the request's enumeration like any answer.
+ * A baseline chooser: no model, always the first (or last) candidate the prompt lists (the first
+ * is the linker's best-scored), validated against the request's enumeration like any answer.
  */
-function firstCandidateChooser(): Chooser {
+function candidateChooser(which: 'first' | 'last'): Chooser {
   const llm: LlmClient = {
     text: () => Promise.reject(new Error('the baseline chooser only chooses')),
     json: <T>(r: LlmJsonRequest<T>) => {
       const prompt = r.messages.map((m) => m.content).join('\n');
-      const first = /^Candidates: ([^;\n]+)/m.exec(prompt)?.[1] ?? '';
-      const value = r.schema.parse({ choice: first });
+      const listed = (/^Candidates: (.+)$/m.exec(prompt)?.[1] ?? '').split('; ');
+      const value = r.schema.parse({ choice: which === 'first' ? listed[0] : listed.at(-1) });
       const usage = {
-        model: 'first-candidate',
+        model: `${which}-candidate`,
         input_tokens: 0,
         output_tokens: 0,
         latency_ms: 0,
