@@ -7,13 +7,16 @@
 #   bash scripts/eval.sh --ci   the eval set's own checks (gold SQL runs on the demo DuckDB) and the
 #                               scoring test: the built services with a scripted LLM (no real LLM
 #                               needed; what CI runs)
-#   bash scripts/eval.sh --linker [set…]
+#   bash scripts/eval.sh --linker [--chooser|--chooser-first|--chooser-last] [set…]
 #                               the offline linker eval: the product's no-model path in process over
 #                               duckdb-demo, duckdb-heldout, defog-dev, defog-heldout, spider-dev,
 #                               spider-heldout (default: all);
 #                               no build, no Redis, no LLM; seconds. The defog sets need
 #                               DEFOG_SQL_EVAL_DIR and DEFOG_DATA_DIR, spider-dev and
-#                               spider-heldout SPIDER_EVAL_DIR and MACHINE_SPIDER_DIR (evals/README.md)
+#                               spider-heldout SPIDER_EVAL_DIR and MACHINE_SPIDER_DIR (evals/README.md);
+#                               --chooser: the close calls go to the configured model as a chooser
+#                               (embedded unless LLM_BASE_URL), figures on the items that reached one;
+#                               --chooser-first/-last: always the first/last candidate (baselines)
 #   bash scripts/eval.sh --probe DB 'request' ['request'…]
 #                               a developer's look at how the no-model path reads each request over
 #                               one database (demo, or spider/<db> with the Spider variables above):
@@ -44,6 +47,11 @@ fi
 if [ -f .env ]; then set -a; source .env; set +a; fi
 if [ "${1:-}" = "--linker" ]; then
   shift
+  # --chooser: close calls go to the configured model as a chooser (MODEL_CHOOSES), see evals/README.md.
+  # --chooser-first: the baseline a model must beat (always the first candidate, no model).
+  if [ "${1:-}" = "--chooser" ]; then shift; export LINKER_EVAL_CHOOSER=1; fi
+  if [ "${1:-}" = "--chooser-first" ]; then shift; export LINKER_EVAL_CHOOSER=first; fi
+  if [ "${1:-}" = "--chooser-last" ]; then shift; export LINKER_EVAL_CHOOSER=last; fi
   dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ', with uncommitted changes' || true)
   echo "[linker-eval] at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$dirty" >&2
   LINKER_EVAL=1 LINKER_EVAL_SETS="$*" exec npx jest -c evals/jest.config.js evals/src/offline/linker-eval.spec.ts \

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ensureDemoDatabase } from '@nl2p/engine';
 import type { LinkSchema } from '@nl2p/linking';
+import type { LlmClient } from '@nl2p/llm';
 import { DATASETS_DIR, loadSqlSet } from '../dataset';
 import { ResultDb, compareResults, type ResultSet } from '../results';
 import { buildDefogDatabase, defogDirs, loadDefogItems, type Gold } from '../devset/defog';
 import { firstLine, type DumpLoad } from '../devset/pg-dump';
 import { FIGURE_COLUMNS, figureCells, figuresOf, textTable, type Figures } from './figures';
 import { duckDbLinkSchema } from './link-schema';
-import { readOnce, type Outcome, type Reading } from './read-once';
+import { readOnce, readOnceChoosing, type ChoiceTaken, type Outcome, type Reading } from './read-once';
 import { SPIDER_DB_PREFIX, spiderDatabase, spiderSets, withDuckDbGold } from './spider-set';
 
 export const LINKER_SETS = [
@@ -57,6 +58,8 @@ export interface ItemResult {
   doubts: string[];
   readings: string[];
   linkMs: number;
+  /** The close calls put to the chooser (a run with the model as a chooser only). */
+  choices: ChoiceTaken[];
 }
 
 export interface SetRun {
@@ -118,9 +121,12 @@ export const LINKER_THREW = 'the linker threw: ';
  * `model`, the error as `why`) rather than ending the whole run; the summary counts them, since in
  * the product the `link` node would fail the turn.
  */
-function safeReadOnce(request: string, schema: LinkSchema): Reading {
+async function safeReadOnce(request: string, schema: LinkSchema, chooser: Chooser | null): Promise<Reading> {
   try {
-    return readOnce(request, schema);
+    if (!chooser || chooser.calls >= chooser.cap) return readOnce(request, schema);
+    const reading = await readOnceChoosing(request, schema, chooser.llm);
+    chooser.calls += reading.choices.length;
+    return reading;
   } catch (err) {
     return {
       outcome: 'model',
@@ -129,13 +135,23 @@ function safeReadOnce(request: string, schema: LinkSchema): Reading {
       sql: null,
       linkMs: 0,
       proposal: { confidence: 'none', table: null, unknown: [], ambiguous: [], doubts: [], readings: [] },
+      choices: [],
     };
   }
+}
+
+/** The model as a chooser for a run (MODEL_CHOOSES), and how many of its calls the run may make. */
+export interface Chooser {
+  llm: LlmClient;
+  /** Calls allowed in the whole run; past it, requests are read without a chooser (and the summary says so). */
+  cap: number;
+  calls: number;
 }
 
 async function scoreItem(
   item: OfflineItem,
   database: Database,
+  chooser: Chooser | null,
 ): Promise<ItemResult | { drop: string; error: string | null }> {
   let golds: { result: ResultSet; ordered: boolean }[] = [];
   if (item.expect === 'sql') {
@@ -143,7 +159,7 @@ async function scoreItem(
     if ('drop' in run) return run;
     golds = run.ok;
   }
-  const reading = safeReadOnce(item.request, database.schema);
+  const reading = await safeReadOnce(item.request, database.schema, chooser);
   const p = reading.proposal;
   const result: ItemResult = {
     id: item.id,
@@ -166,6 +182,7 @@ async function scoreItem(
     doubts: p.doubts,
     readings: p.readings,
     linkMs: reading.linkMs,
+    choices: reading.choices,
   };
   if (reading.outcome !== 'sql' || !reading.sql || item.expect !== 'sql') return result;
   let predicted: ResultSet;
@@ -190,6 +207,8 @@ export interface LinkerEvalOptions {
   /** Where converted Spider databases are kept between runs (tmp/spider-duckdb). */
   spiderCacheDir: string;
   log: (line: string) => void;
+  /** The model as a chooser among close candidates; null or absent: the no-model path alone. */
+  chooser?: Chooser | null;
 }
 
 export interface LinkerEvalRun {
@@ -310,7 +329,7 @@ export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun
       for (const item of list) {
         const database = databases.get(item.db);
         if (!database) throw new Error(`no database ${item.db}`);
-        const scored = await scoreItem(item, database);
+        const scored = await scoreItem(item, database, o.chooser ?? null);
         if ('drop' in scored) {
           dropped[scored.drop] = (dropped[scored.drop] ?? 0) + 1;
           droppedItems.push({ id: item.id, reason: scored.drop, error: scored.error });
@@ -325,23 +344,71 @@ export async function runLinkerEval(o: LinkerEvalOptions): Promise<LinkerEvalRun
   mkdirSync(o.outDir, { recursive: true });
   for (const run of runs) {
     if (!DEV_SETS.has(run.set)) continue;
-    const base = path.join(o.outDir, `linker-eval-${run.set}`);
+    const base = path.join(o.outDir, `linker-eval-${run.set}${o.chooser ? '-chooser' : ''}`);
     writeFileSync(`${base}.json`, `${JSON.stringify(run, null, 2)}\n`);
     writeFileSync(`${base}.txt`, itemsText(run));
     o.log(`wrote ${base}.json and .txt`);
   }
   const totalMs = performance.now() - started;
-  const summary = summaryText(runs, databases, [...notes, ...(skipped ? [skipped] : [])], { totalMs, buildMs });
-  writeFileSync(path.join(o.outDir, 'linker-eval-summary.txt'), summary);
+  const chooserNotes = o.chooser ? chooserText(runs, o.chooser) : [];
+  const allNotes = [...notes, ...(skipped ? [skipped] : []), ...chooserNotes];
+  const summary = summaryText(runs, databases, allNotes, { totalMs, buildMs });
+  const summaryName = `linker-eval-summary${o.chooser ? '-chooser' : ''}`;
+  writeFileSync(path.join(o.outDir, `${summaryName}.txt`), summary);
   writeFileSync(
-    path.join(o.outDir, 'linker-eval-summary.json'),
+    path.join(o.outDir, `${summaryName}.json`),
     `${JSON.stringify(
-      runs.map((r) => ({ set: r.set, figures: r.figures, dropped: r.dropped })),
+      runs.map((r) => ({ set: r.set, figures: r.figures, dropped: r.dropped, chooser: chooserFigures(r.results) })),
       null,
       2,
     )}\n`,
   );
   return { runs, summary, skipped };
+}
+
+/** How the items that reached a choice ended with the chooser (no chooser: every one of them is asked). */
+export interface ChooserFigures {
+  reached: number;
+  execMatch: number;
+  acceptedWrong: number;
+  asked: number;
+  toModel: number;
+  /** Close calls put to the model, and how many it picked a candidate for (the rest it left to the person). */
+  calls: number;
+  picked: number;
+  /** Mean time of one chooser call, in ms. */
+  msPerCall: number;
+}
+
+export function chooserFigures(results: readonly ItemResult[]): ChooserFigures {
+  const reached = results.filter((r) => r.choices.length > 0);
+  const calls = reached.flatMap((r) => r.choices);
+  const accepted = reached.filter((r) => r.outcome === 'sql');
+  return {
+    reached: reached.length,
+    execMatch: accepted.filter((r) => r.match).length,
+    acceptedWrong: accepted.filter((r) => !r.match).length,
+    asked: reached.filter((r) => r.outcome === 'clarification').length,
+    toModel: reached.filter((r) => r.outcome === 'model').length,
+    calls: calls.length,
+    picked: calls.filter((c) => c.chosen !== null).length,
+    msPerCall: calls.length ? calls.reduce((a, c) => a + c.ms, 0) / calls.length : 0,
+  };
+}
+
+/** The chooser's own figures, per set, on the items that reached a choice. */
+function chooserText(runs: readonly SetRun[], chooser: Chooser): string[] {
+  const rows = runs.map((r) => {
+    const f = chooserFigures(r.results);
+    const cells = [f.reached, f.execMatch, f.acceptedWrong, f.asked, f.toModel, `${f.picked}/${f.calls}`];
+    return [r.set, ...cells.map(String), f.msPerCall.toFixed(0)];
+  });
+  const capped = chooser.calls >= chooser.cap ? [`the chooser stopped at its cap of ${chooser.cap} calls`] : [];
+  return [
+    'the model as a chooser, on the items that reached a choice (without it, every one of them is asked):',
+    textTable(['set', 'reached', 'exec match', 'accepted wrong', 'asked', 'to model', 'picked/calls', 'ms/call'], rows),
+    ...capped,
+  ];
 }
 
 /** Figures of `results` split by `key`, as table rows (for the dev set only). */
@@ -475,6 +542,10 @@ function itemsText(run: SetRun): string {
     if (r.ambiguous.length) out.push(`ambiguous: ${JSON.stringify(r.ambiguous)}`);
     if (r.doubts.length) out.push(`doubts:    ${r.doubts.join(' | ')}`);
     if (r.readings.length) out.push(`readings:  ${r.readings.join(' | ')}`);
+    for (const c of r.choices)
+      out.push(
+        `chooser:   ${c.slot} '${c.word}' among ${c.candidates.join(', ')} → ${c.chosen ?? 'left to the person'}`,
+      );
     out.push(`link ms:   ${r.linkMs.toFixed(2)}`, '');
   }
   return `${out.join('\n')}\n`;

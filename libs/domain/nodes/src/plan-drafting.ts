@@ -1,5 +1,5 @@
 import type { DraftMode } from '@nl2p/config';
-import type { Envelope, Interrupt, Reading, Resolution } from '@nl2p/envelope';
+import type { Envelope, Interrupt, Reading } from '@nl2p/envelope';
 import type { TargetProfile } from '@nl2p/engine';
 import { joinKeyOf, type LinkSchema } from '@nl2p/linking';
 import type { LlmClient } from '@nl2p/llm';
@@ -11,7 +11,7 @@ import { planToSlots, slotPlanSchema, slotsToPlan, slotVocabulary, type SlotPlan
 import { currentReading, linkSchemaFor, readRequest } from './reading';
 import { clarificationFor } from './conversation/ask';
 import { readingResolutions } from './conversation/resolutions';
-import { chooseMeaning } from './conversation/choose';
+import { readWithChooser } from './conversation/choose';
 import { checkEdit } from './plan-edits/check-edit';
 import { editedDraft } from './plan-edits/edited-draft';
 
@@ -112,6 +112,7 @@ export async function draftFromPlan(
         revision,
         examples: e.close_examples,
         compact: o.compactPrompts,
+        reading,
       }),
       schema: slotPlanSchema(vocabulary),
       schemaName: 'query_plan',
@@ -222,13 +223,9 @@ export function openQuestion(question: string): Interrupt {
   return { type: 'need_clarification', question, choices: null, asked: { kind: 'open', question } };
 }
 
-/** The most words one turn lets the model choose for (each choice reads the request again). */
-const MAX_CHOICES_PER_TURN = 3;
-
 /**
- * The reading after the model chose, word by word, among the columns each ambiguous word fits
- * equally; each choice is a resolution of this turn (the session keeps none of them), shown in
- * the turn's assumptions. Stops at the first word the model leaves to the person.
+ * The reading after the model chose among the candidates of each close call (MODEL_CHOOSES), as
+ * this turn's resolutions shown in its assumptions; the first reading when nothing was chosen.
  */
 async function choosingReading(
   e: Envelope,
@@ -237,22 +234,14 @@ async function choosingReading(
   schema: LinkSchema,
   first: Reading,
 ): Promise<Reading> {
-  let reading = first;
-  const chosen: Resolution[] = [];
-  for (let n = 0; n < MAX_CHOICES_PER_TURN; n++) {
-    const asked = clarificationFor(reading, schema, e.active_stream)?.asked;
-    if (asked?.kind !== 'choice') break;
-    const choice = await chooseMeaning({
-      llm: o.llm,
-      signal: ctx.signal,
-      request: e.request ?? '',
-      word: asked.word,
-      candidates: asked.candidates,
-    });
-    if (!choice) break;
-    chosen.push(choice);
-    const options = { linking: true, mode: o.mode, trustLinks: o.trustLinks };
-    reading = readRequest(e.request ?? '', schema, options, [...readingResolutions(e), ...chosen]);
-  }
+  const options = { linking: true, mode: o.mode, trustLinks: o.trustLinks };
+  const { reading } = await readWithChooser(first, {
+    llm: o.llm,
+    signal: ctx.signal,
+    schema,
+    active: e.active_stream,
+    options,
+    resolutions: readingResolutions(e),
+  });
   return reading;
 }

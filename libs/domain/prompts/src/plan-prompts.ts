@@ -2,6 +2,7 @@ import type { Column } from '@nl2p/envelope';
 import type { LlmMessage } from '@nl2p/llm';
 import { describeColumns } from './grounding-text';
 import { examplesText } from './prompts';
+import { readingHintText, type ReadingHint } from './reading-hint';
 
 export const PLAN_SYSTEM_MARK = 'You choose a query plan';
 
@@ -22,6 +23,8 @@ export interface PlanPromptInput {
   /** The tenant's confirmed questions closest to the request, with their SQL (server models only). */
   examples?: readonly { request: string; sql: string }[];
   compact?: boolean;
+  /** The request's reading beyond its plan (close calls, assumptions): server models only. */
+  reading?: ReadingHint | null;
 }
 
 function fence(tag: string, text: string): string {
@@ -69,6 +72,8 @@ export function planMessages(input: PlanPromptInput): LlmMessage[] {
     parts.push(`You asked: ${a.question}\nThe person answered:\n${fence('user_answer', a.answer)}`);
   }
   if (input.hint) parts.push(`Plan found from the request's words (keep it if it is right, fix it if not):\n${JSON.stringify(input.hint)}`);
+  const reading = input.compact ? '' : readingHintText(input.reading);
+  if (reading) parts.push(reading);
   if (input.revision?.previous) parts.push(`Previous attempt:\n${input.revision.previous}`);
   if (input.revision?.error) parts.push(`It failed: ${input.revision.error}`);
   if (input.revision?.feedback) parts.push(fence('feedback', input.revision.feedback));

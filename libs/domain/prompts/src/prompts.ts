@@ -3,6 +3,7 @@ import type { Envelope } from '@nl2p/envelope';
 import type { Catalog } from '@nl2p/engine';
 import type { LlmMessage } from '@nl2p/llm';
 import { describeCatalog, describeSchema } from './grounding-text';
+import { readingHintText } from './reading-hint';
 
 // Person-written text is data, never instructions: it is fenced and the system prompt says so.
 const UNTRUSTED_NOTE =
@@ -141,6 +142,8 @@ export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOpti
     options.compact ? '' : historyText(e),
     options.compact ? '' : examplesText(e.close_examples),
     fence('user_request', e.request ?? ''),
+    // A server model gets the request's reading as a hint: its plan and what it could not settle.
+    options.compact ? '' : draftReadingHint(e),
     answersText(e),
   ]
     .filter(Boolean)
@@ -149,6 +152,16 @@ export function draftMessages(e: Envelope, catalog: Catalog, options: PromptOpti
     { role: 'system', content: system },
     { role: 'user', content: user },
   ];
+}
+
+/** The reading of this turn's request (not an earlier one's), with its plan, as a drafting hint. */
+function draftReadingHint(e: Envelope): string {
+  const reading = e.reading && e.reading.request === e.request ? e.reading : null;
+  if (!reading) return '';
+  const plan = reading.plan
+    ? `Plan found from the request's words (a hint, not SQL): ${JSON.stringify(reading.plan)}`
+    : '';
+  return [readingHintText(reading), plan].filter(Boolean).join('\n');
 }
 
 /**

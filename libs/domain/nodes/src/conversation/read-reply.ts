@@ -1,6 +1,7 @@
 import { describeMeaning, type Asked, type Resolution, type WordMeaning } from '@nl2p/envelope';
 import { linkRequest, type ArithmeticNode, type LinkSchema, type Links, type TermLink } from '@nl2p/linking';
 import type { CompareOp, ValueExpr } from '@nl2p/query-plan';
+import { pickedMeaning } from './choice';
 import { choiceIndex, isCancel, splitDefinition, stripLeadIn } from './reply-phrases';
 
 /** What a reply to a clarification says, read against what was asked. */
@@ -54,15 +55,18 @@ export function readReply(asked: Asked, text: string, ctx: ReplyContext): ReplyR
   }
   if (asked.kind === 'threshold') return readThreshold(asked, text);
 
+  // A pick for a value found in several columns is that column's value (see pickedMeaning).
+  const means = (m: WordMeaning) =>
+    asked.kind === 'choice' ? pickedMeaning(asked.word, m, asked.candidates, ctx.schema) : m;
   const choice = choiceIndex(text, asked.candidates.length);
   if (choice !== null) {
     const picked = asked.candidates[choice];
-    if (picked) return { kind: 'resolved', resolution: { word: asked.word, means: picked, from: 'reply' } };
+    if (picked) return { kind: 'resolved', resolution: { word: asked.word, means: means(picked), from: 'reply' } };
   }
   if (ctx.shapeOf(text) === 'query') return { kind: 'restated', request: text };
   const meant = meaningOf(stripLeadIn(text), ctx, asked.candidates);
   if (!meant.ok) return { kind: 'unreadable', why: meant.why };
-  return { kind: 'resolved', resolution: { word: asked.word, means: meant.meaning, from: 'reply' } };
+  return { kind: 'resolved', resolution: { word: asked.word, means: means(meant.meaning), from: 'reply' } };
 }
 
 const ABOVE = /\b(above|over|more than|greater than|higher than|exceeds?|at least|>=?)\s*$/i;

@@ -40,6 +40,10 @@ export function withResolutions(schema: LinkSchema, resolutions: readonly Resolu
       continue;
     }
     if (m.kind === 'value') {
+      // The word is that column's value: the other columns that list it too (`JFK` as a departure
+      // and an arrival airport, here or in another table) no longer offer it, or the reading
+      // would tie again.
+      for (const [table, columns] of Object.entries(values)) values[table] = withoutValue(columns, r.word, table, m);
       const own = { ...(values[m.table] ?? {}) };
       own[m.column] = [...(own[m.column] ?? []), r.word];
       values[m.table] = own;
@@ -59,6 +63,22 @@ export function withResolutions(schema: LinkSchema, resolutions: readonly Resolu
     names.set(`${m.table}.${name}`, r);
   }
   return { schema: { ...schema, tables, values }, names };
+}
+
+/** `columns`' listed values without `word`, except in the column `keep` names. */
+function withoutValue(
+  columns: Record<string, string[]>,
+  word: string,
+  table: string,
+  keep: { table: string; column: string },
+): Record<string, string[]> {
+  const said = word.trim().toLowerCase();
+  return Object.fromEntries(
+    Object.entries(columns).map(([column, listed]) => [
+      column,
+      table === keep.table && column === keep.column ? listed : listed.filter((v) => v.trim().toLowerCase() !== said),
+    ]),
+  );
 }
 
 /** A plan in the real names, and the resolutions it used; null plan when one cannot be spelled so. */
