@@ -22,4 +22,14 @@ describe('relationBetween (WordNet)', () => {
   it.each(CORPUS)('%s ~ %s: %s', (a, b, expected) => {
     expect(relationBetween([a], [b])).toBe(expected);
   });
+
+  // Said in the plural a word is a noun: `name` may cite (a verb), `names` do not.
+  it.each([
+    [['name'], 'cite', 'synonym'],
+    [['names', 'name'], 'cite', null],
+    [['nations', 'nation'], 'country', 'synonym'],
+    [['pupils', 'pupil'], 'student', 'synonym'],
+  ] as const)('%j ~ %s: %s', (a, b, expected) => {
+    expect(relationBetween(a, [b])).toBe(expected);
+  });
 });

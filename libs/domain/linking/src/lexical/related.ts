@@ -44,25 +44,42 @@ function note(into: Map<string, Relation>, word: string, r: Relation): void {
   if (!had || RELATION_SCORE[r] > RELATION_SCORE[had]) into.set(word, r);
 }
 
-function collect(into: Map<string, Relation>, s: Synset, self: string): void {
-  for (const w of s.words) if (w !== self) note(into, w, 'synonym');
+/**
+ * The words of synset `s` (its part of speech `pos`) and those it points to, restricted to
+ * `parts`: a noun's relations do not go through a verb's synonyms, but may reach a verb's nouns.
+ */
+function collect(
+  into: Map<string, Relation>,
+  s: Synset,
+  self: string,
+  pos: WordNetPos,
+  parts: readonly WordNetPos[],
+): void {
+  if (parts.includes(pos)) for (const w of s.words) if (w !== self) note(into, w, 'synonym');
   for (const p of s.pointers) {
     const r = RELATION_OF[p.symbol];
-    if (!r) continue;
+    if (!r || !parts.includes(p.pos)) continue;
+    // A lexical pointer is the looked-up word's own (`name` the verb derives `name` the noun; its
+    // synonym `cite` does not); it reaches the whole target sense (`automatic` → automatize, automate).
+    if (p.source && s.words[p.source - 1] !== self) continue;
     for (const w of synset(p.pos, p.offset).words) if (w !== self) note(into, w, r);
   }
 }
 
 /** Every word one relation away from any of `forms` (a word and its lemma), with the closest relation. */
-export function neighbourhood(forms: readonly string[]): Map<string, Relation> {
-  const key = forms.join('|');
+export function neighbourhood(
+  forms: readonly string[],
+  parts: readonly WordNetPos[] = WORDNET_POS,
+): Map<string, Relation> {
+  const key = `${forms.join('|')}/${parts.join('')}`;
   let out = neighbourhoods.get(key);
   if (!out) {
     out = new Map();
     if (wordnetAvailable()) {
       for (const form of forms) {
         for (const pos of WORDNET_POS) {
-          for (const offset of senses(form, pos).slice(0, SENSES_PER_POS[pos])) collect(out, synset(pos, offset), form);
+          for (const offset of senses(form, pos).slice(0, SENSES_PER_POS[pos]))
+            collect(out, synset(pos, offset), form, pos, parts);
         }
       }
     }
@@ -80,12 +97,25 @@ export function relationBetween(a: readonly string[], b: readonly string[]): Rel
   const consider = (r: Relation | undefined) => {
     if (r && (!best || RELATION_SCORE[r] > RELATION_SCORE[best])) best = r;
   };
-  const na = neighbourhood(a);
+  // A plural (`names`) is a noun: its verb senses and forms (name ~ cite) say nothing of it.
+  const parts: readonly WordNetPos[] = a.some((w) => isPluralOf(w, a)) ? ['n'] : WORDNET_POS;
+  const na = neighbourhood(a, parts);
   for (const w of b) consider(na.get(w));
-  const nb = neighbourhood(b);
+  const nb = neighbourhood(b, parts);
   for (const w of a) {
     const r = nb.get(w);
     consider(r ? (FLIP[r] ?? r) : undefined);
   }
   return best;
+}
+
+/** `names` beside its lemma `name`, `cities` beside `city`: the word is a plural noun. */
+function isPluralOf(word: string, forms: readonly string[]): boolean {
+  return (
+    word.length > 3 &&
+    word.endsWith('s') &&
+    forms.some(
+      (f) => f !== word && (f === word.slice(0, -1) || f === word.slice(0, -2) || f === `${word.slice(0, -3)}y`),
+    )
+  );
 }

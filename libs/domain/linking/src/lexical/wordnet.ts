@@ -19,6 +19,12 @@ export interface Pointer {
   symbol: string;
   pos: WordNetPos;
   offset: number;
+  /**
+   * A lexical pointer relates one word of each synset (1-based; 0 and 0: the synsets as wholes):
+   * `name` the verb derives `name` the noun, which its synonym `cite` does not.
+   */
+  source: number;
+  target: number;
 }
 
 export interface Synset {
@@ -110,7 +116,14 @@ export function synset(pos: WordNetPos, offset: number): Synset {
     const pointers: Pointer[] = [];
     for (let k = 0; k < pointerCount; k++, at += 4) {
       const p = f[at + 2] === 's' ? 'a' : (f[at + 2] as WordNetPos);
-      pointers.push({ symbol: f[at] ?? '', offset: Number(f[at + 1]), pos: p });
+      const words = f[at + 3] ?? '0000';
+      pointers.push({
+        symbol: f[at] ?? '',
+        offset: Number(f[at + 1]),
+        pos: p,
+        source: parseInt(words.slice(0, 2), 16),
+        target: parseInt(words.slice(2), 16),
+      });
     }
     s = { pos, offset, words, pointers };
     synsets.set(key, s);
