@@ -73,6 +73,12 @@ describe('projection', () => {
     },
     // Another table's rows listed are shown by the column that names them, not by their key.
     { say: 'Find the papers which have "Olin Shivers" as an author.', on: papers, means: ['papers.title', []] },
+    // A table listed that the source refers to by its key is shown by its name, joined.
+    {
+      say: 'Show the order status of each order and the corresponding customer.',
+      on: names,
+      means: ['order_status, customers.customer_name', []],
+    },
     // Naming the table is asking for its rows.
     { say: 'Show all devices.', means: ['', []] },
   ];

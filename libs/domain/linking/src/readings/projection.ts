@@ -1,6 +1,9 @@
 import type { TermLink } from '../types';
 import { exprOf, sameAggregate, termsOf } from './expressions';
-import { doubt, isTableMention, ref, resolve, ties, use } from './lookup';
+import { findJoinPath } from '@nl2p/query-plan';
+import type { ColumnInfo } from '../schema-index';
+import { keyedTables } from './join-key';
+import { doubt, isTableMention, join, ref, resolve, ties, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState, type Resolved } from './state';
 
 /**
@@ -79,12 +82,28 @@ function ownsPrevious(s: ReadingState, t: TermLink): boolean {
  * column that names them (a `title` or a `name`), not by their key.
  */
 function nameColumnOf(s: ReadingState, table: string): Resolved | null {
-  const info = s.index.table(table);
-  const names = (info?.columns ?? []).filter(
+  const own = nameColumnOfTable(s, table);
+  return own && s.scope.includes(table) ? { table, info: own, score: 1 } : null;
+}
+
+/** The one column of `table` whose name ends in `name` or `title`. */
+function nameColumnOfTable(s: ReadingState, table: string): ColumnInfo | undefined {
+  const names = (s.index.table(table)?.columns ?? []).filter(
     (c) => c.text && !c.path.length && ['name', 'title'].includes(c.readings[0]?.words.at(-1) ?? ''),
   );
-  const own = names.length === 1 ? names[0] : undefined;
-  return own && s.scope.includes(table) ? { table, info: own, score: 1 } : null;
+  return names.length === 1 ? names[0] : undefined;
+}
+
+/**
+ * `the names of parties and their respective regions`: a table listed by its own name that the
+ * source refers to by one key of its own is shown by that table's name column, joined, not by the
+ * key (`region_id`). Only over a direct key and when the table has one name column.
+ */
+function namedThroughKey(s: ReadingState, table: string): Resolved | null {
+  if (!s.source || s.scope.includes(table) || s.schema.streaming || !nameColumnOfTable(s, table)) return null;
+  const path = findJoinPath(keyedTables(s.schema), s.source, [table]);
+  if (!path || path.joins.length !== 1 || path.assumption) return null;
+  return join(s, table) ? nameColumnOf(s, table) : null;
 }
 
 /** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
@@ -103,7 +122,8 @@ function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
     return null;
   }
   if (t.columns.every((c) => c.match === 'concept')) return null;
-  const named = table ? nameColumnOf(s, table) : null;
+  const saysTable = ['exact', 'plural'].includes(t.tables[0]?.match ?? '');
+  const named = table ? (nameColumnOf(s, table) ?? (saysTable ? namedThroughKey(s, table) : null)) : null;
   if (named) {
     use(s, t);
     return named;

@@ -2,6 +2,7 @@ import { linkRequest } from '../link';
 import { proposePlan } from '../propose';
 import type { LinkSchema } from '../types';
 import { readingCorpus, type Example } from '../testing/corpus';
+import { demoSchema } from '../testing/fixtures';
 
 /** Two columns holding the same airport codes, told apart by the preposition in their names. */
 const fares: LinkSchema = {
@@ -33,8 +34,14 @@ describe('values', () => {
     { say: 'Average temperature of every device except device dev-01.', means: "device_id != 'dev-01'" },
     { say: 'average rating of drivers from Newark', on: 'taxi', means: "home_city = 'Newark'" },
     // Values of two columns with `or` between: either one.
-    { say: 'Orders that were returned or came from Germany.', means: "(status = 'returned' OR customers.country = 'Germany')" },
-    { say: 'Orders that were returned and came from Germany.', means: "status = 'returned' AND customers.country = 'Germany'" },
+    {
+      say: 'Orders that were returned or came from Germany.',
+      means: "(status = 'returned' OR customers.country = 'Germany')",
+    },
+    {
+      say: 'Orders that were returned and came from Germany.',
+      means: "status = 'returned' AND customers.country = 'Germany'",
+    },
     // A preposition that one column carries in its name says which column a shared value is of.
     { say: 'average round trip cost from LAX to ORD', on: fares, means: "from_airport = 'LAX' AND to_airport = 'ORD'" },
     {
@@ -44,6 +51,15 @@ describe('values', () => {
     },
   ];
   readingCorpus(EXAMPLES, (_p, plan) => plan?.where ?? null);
+
+  it('doubts values of two columns paired by `or` (`A, X or B, Y`): neither an AND of lists nor either-or', () => {
+    const p = proposePlan(
+      linkRequest('Orders from Germany that were returned or from France that were cancelled.', demoSchema()),
+      demoSchema(),
+    );
+    expect(p.doubts).toContain('"or" pairs values of status and country');
+    expect(p.confidence).toBe('partial');
+  });
 
   it('leaves a shared value said without such a preposition ambiguous: a question, not a guess', () => {
     const p = proposePlan(linkRequest('average round trip cost of fares with LAX', fares), fares);

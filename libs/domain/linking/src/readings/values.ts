@@ -1,6 +1,6 @@
 import type { Condition, Literal } from '@nl2p/query-plan';
 import type { TermLink, ValueCandidate } from '../types';
-import { join, ref, TIE, use } from './lookup';
+import { doubt, join, ref, TIE, use } from './lookup';
 import type { ReadingRule, ReadingState, Resolved } from './state';
 import { BARE_ARTICLES } from '../recognizers/words';
 
@@ -73,6 +73,12 @@ function eitherOr(s: ReadingState, groups: readonly ValueGroup[], said: Readonly
     if (!a || !b || !ga || !gb || ga === gb || b.start - a.end > OR_REACH) continue;
     const between = s.links.tokens.slice(a.end, b.start).map((w) => w.toLowerCase());
     if (!between.includes('or') || between.includes('and')) continue;
+    // `East Julianaside, Texas or Gleasonmouth, Arizona` pairs values of two columns: neither an
+    // AND of two lists nor this either-or; said, not guessed.
+    if (ga.values.length > 1 || gb.values.length > 1) {
+      doubt(s, `"or" pairs values of ${ga.r.info.column} and ${gb.r.info.column}`);
+      continue;
+    }
     const [ca, cb] = [said.get(ga), said.get(gb)];
     if (!ca || !cb || !s.conditions.includes(ca) || !s.conditions.includes(cb)) continue;
     s.conditions = s.conditions.filter((c) => c !== ca && c !== cb);

@@ -10,6 +10,8 @@ describe('comparison-cues', () => {
     { say: 'Readings with humidity below 40 percent.', means: [['<', 40, null, 'percent']] },
     { say: 'Orders with quantity between 2 and 5.', means: [['between', 2, 5, null]] },
     { say: 'Trips with 3 passengers or more.', on: 'taxi', means: [['>=', 3, null, null]] },
+    // `after` a number that is no date: later in the column's order.
+    { say: 'How many games are held after season 2007?', means: [['>', 2007, null, null]] },
     { say: 'Readings not above 30.', means: [['<=', 30, null, null]] },
     { say: 'Orders with a quantity no more than 2.', means: [['<=', 2, null, null]] },
     { say: 'Trips with a fare over 50 dollars.', on: 'taxi', means: [['>', 50, null, 'dollars']] },

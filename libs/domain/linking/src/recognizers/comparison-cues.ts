@@ -70,6 +70,9 @@ const CUES: [string[], CompareOp][] = [
   [['below'], '<'],
   [['under'], '<'],
   [['beneath'], '<'],
+  // A date after `after` is a time range (read before this); a number is an order of values (`after season 2007`).
+  [['after'], '>'],
+  [['before'], '<'],
   [['>'], '>'],
   [['<'], '<'],
   [['='], '='],
