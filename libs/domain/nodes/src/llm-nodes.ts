@@ -28,7 +28,7 @@ import {
 import { currentReading, linkSchemaFor } from './reading';
 import { linkRequest } from '@nl2p/linking';
 import { readingResolutions } from './conversation/resolutions';
-import { groundModelSql, requestEvidence, type GroundedDraft } from './draft-evidence';
+import { groundModelSql, requestEvidence, wordsOfTurn, type GroundedDraft } from './draft-evidence';
 
 /**
  * The router's output schema for one turn: `stream` enumerated from the engine's streams, so a
@@ -127,15 +127,14 @@ export function drafterNodes({
 }): NodeHandlers {
   const plans = planning && planning.mode !== 'sql' ? { ...planning, llm, grounding, compactPrompts } : null;
   /**
-   * The model's SQL judged against what the request (and feedback) says (issue 23): conditions
+   * The model's SQL judged against what the person said this turn (issue 23): conditions
    * and a LIMIT no word supports are cut out and said as assumptions, or the turn asks. Without
    * `planning` there is no target profile to read the request with: the SQL is kept as written.
    */
   async function groundSql(e: Envelope, sql: string): Promise<GroundedDraft<string>> {
     if (!planning) return { kind: 'kept', draft: sql, assumptions: [] };
     const schema = await linkSchemaFor(e, grounding, planning.profileOf(e));
-    const said = [e.request ?? '', e.feedback ?? ''].join(' ').trim();
-    const links = linkRequest(said, schema);
+    const links = linkRequest(wordsOfTurn(e), schema);
     const evidence = requestEvidence(links, schema, currentReading(e), readingResolutions(e));
     const columns = new Set(Object.values(schema.tables).flatMap((cs) => cs.map((c) => c.name.toLowerCase())));
     return groundModelSql(sql, evidence, links, columns);

@@ -14,7 +14,7 @@ import { readingResolutions } from './conversation/resolutions';
 import { readWithChooser } from './conversation/choose';
 import { checkEdit } from './plan-edits/check-edit';
 import { editedDraft } from './plan-edits/edited-draft';
-import { groundModelPlan, requestEvidence, type GroundedDraft } from './draft-evidence';
+import { groundModelPlan, requestEvidence, wordsOfTurn, type GroundedDraft } from './draft-evidence';
 
 export interface PlanDraftingOptions {
   llm: LlmClient;
@@ -173,9 +173,8 @@ function groundDraftedPlan(
 ): GroundedDraft<QueryPlanInput> {
   const parsed = QueryPlan.safeParse(drafted);
   if (!parsed.success) return { kind: 'kept', draft: drafted, assumptions: [] };
-  // Feedback is the person's words too: a condition it asks for is evidenced by it.
-  const said = e.feedback ? `${request} ${e.feedback}` : request;
-  const links = linkRequest(said, schema);
+  // Answers and feedback are the person's words too: a condition they ask for is evidenced.
+  const links = linkRequest(wordsOfTurn({ ...e, request }), schema);
   const evidence = requestEvidence(links, schema, reading, readingResolutions(e));
   return groundModelPlan(parsed.data, evidence, links, schema);
 }

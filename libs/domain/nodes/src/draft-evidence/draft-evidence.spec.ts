@@ -2,7 +2,7 @@ import { linkRequest, type LinkSchema } from '@nl2p/linking';
 import { QueryPlan, type QueryPlanInput } from '@nl2p/query-plan';
 import { carsSchema, demoSchema, taxiSchema } from '../../../linking/src/testing/fixtures';
 import { readRequest } from '../reading';
-import { groundModelPlan, groundModelSql, requestEvidence } from './index';
+import { groundModelPlan, groundModelSql, requestEvidence, wordsOfTurn } from './index';
 
 const OPTIONS = { linking: true, mode: 'plan' as const, trustLinks: false };
 
@@ -162,6 +162,23 @@ describe('model plans: no condition the request did not say (issue 23)', () => {
     });
     expect(out.kind).toBe('ask');
     if (out.kind === 'ask') expect(out.question).toMatch(/'card'.*payment_type = 'cash'/);
+  });
+});
+
+describe('the words of a turn', () => {
+  it("an answer to the turn's question evidences the condition it asks for, so the turn does not ask again", () => {
+    const turn = {
+      request: 'trips with a long distance',
+      answers: [{ question: 'What should long mean?', answer: 'more than 10 km' }],
+      feedback: null,
+    };
+    const sql = 'SELECT * FROM trips WHERE trip_dist_km > 10';
+    expect(groundSql(taxiSchema(), turn.request, sql).draft).not.toBe(sql);
+    expect(groundSql(taxiSchema(), wordsOfTurn(turn), sql)).toMatchObject({
+      kind: 'kept',
+      draft: sql,
+      assumptions: [],
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Reading, Resolution } from '@nl2p/envelope';
+import type { Envelope, Reading, Resolution } from '@nl2p/envelope';
 import type { Links, LinkSchema } from '@nl2p/linking';
 import type { Condition, Literal, QueryPlan } from '@nl2p/query-plan';
 
@@ -55,6 +55,15 @@ const ABSENCE_WORDS: ReadonlySet<string> = new Set([
   'undefined',
   'unspecified',
 ]);
+
+/**
+ * Everything the person said for this turn: the request, their answers to its questions, and
+ * their feedback on a draft. A condition an answer asks for ("more than 10") is theirs: without
+ * the answers, a turn that asked would ask the same again.
+ */
+export function wordsOfTurn(e: Pick<Envelope, 'request' | 'answers' | 'feedback'>): string {
+  return [e.request ?? '', ...e.answers.map((a) => a.answer), e.feedback ?? ''].filter(Boolean).join(' . ');
+}
 
 /** The evidence `request` gives, from its links, its reading, and the person's explained words. */
 export function requestEvidence(
