@@ -161,7 +161,10 @@ describe('model plans: no condition the request did not say (issue 23)', () => {
       group_by: [{ column: 'pu_borough' }],
     });
     expect(out.kind).toBe('ask');
-    if (out.kind === 'ask') expect(out.question).toMatch(/'card'.*payment_type = 'cash'/);
+    if (out.kind === 'ask')
+      expect(out.question).toBe(
+        "The draft read 'card' as payment_type = 'cash', which nothing in the request says. What should 'card' mean here?",
+      );
   });
 });
 
@@ -251,6 +254,13 @@ describe('model SQL: no condition the request did not say (issue 23)', () => {
     );
     expect(out.kind).toBe('ask');
     if (out.kind === 'ask') expect(out.question).toMatch(/'card'.*payment_type = 'cash'/);
+  });
+
+  it('PostgreSQL spellings: a cast is not a column, an ILIKE pattern is said without its wildcards', () => {
+    const sql = "SELECT full_name FROM drivers WHERE full_name ILIKE 'ha%' AND rating::int >= 4";
+    const out = groundSql(taxiSchema(), "drivers whose name starts with 'ha'", sql);
+    expect(out.draft).toBe("SELECT full_name FROM drivers WHERE full_name ILIKE 'ha%'");
+    expect(out.assumptions).toEqual(["I left out 'rating::int >= 4': nothing in the request asks for it."]);
   });
 
   it('a sub-query condition on a table the request names stays', () => {

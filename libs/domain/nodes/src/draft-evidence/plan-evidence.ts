@@ -102,8 +102,8 @@ function limitEvidenced(limit: number, links: Links, ev: RequestEvidence): boole
 
 export function orphanQuestion(words: readonly string[], removed: readonly string[]): string {
   const said = words.map((w) => `'${w}'`).join(', ');
-  const drafted = removed.map((r) => `'${r}'`).join(', ');
-  return `The draft read ${said} as ${drafted}, but nothing in the request says that. What should ${said} mean here?`;
+  const drafted = removed.join(' and ');
+  return `The draft read ${said} as ${drafted}, which nothing in the request says. What should ${said} mean here?`;
 }
 
 /** The facts of a plan condition, for the judge. */
