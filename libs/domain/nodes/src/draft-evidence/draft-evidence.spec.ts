@@ -263,6 +263,14 @@ describe('model SQL: no condition the request did not say (issue 23)', () => {
     expect(out.assumptions).toEqual(["I left out 'rating::int >= 4': nothing in the request asks for it."]);
   });
 
+  it("veloFlux's isnull(x) is a NULL test: it needs a word of absence", () => {
+    const sql = 'SELECT status, SUM(quantity) FROM orders WHERE isnull(quantity) GROUP BY status';
+    expect(groundSql(demoSchema(), 'quantity per status', sql).draft).toBe(
+      'SELECT status, SUM(quantity) FROM orders GROUP BY status',
+    );
+    expect(groundSql(demoSchema(), 'orders with no quantity per status', sql).draft).toBe(sql);
+  });
+
   it('a sub-query condition on a table the request names stays', () => {
     const sql = 'SELECT full_name FROM drivers d WHERE EXISTS (SELECT 1 FROM trips t WHERE t.driver_id = d.driver_id)';
     expect(groundSql(taxiSchema(), 'drivers who made trips', sql)).toMatchObject({ kind: 'kept', draft: sql });

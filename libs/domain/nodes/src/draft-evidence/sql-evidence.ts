@@ -159,6 +159,8 @@ export function sqlFacts(s: Structure, a: number, b: number, columns: ReadonlySe
     if (isColumn(s, i, columns)) f.columns.push(t.value.toLowerCase());
     else if (word === 'true' || word === 'false') f.boolean = true;
     else if (word === 'null' && (isWord(s.toks[i - 1], 'is') || isWord(s.toks[i - 2], 'is'))) f.nullTest = true;
+    // veloFlux spells the test as a function: `isnull(x)`.
+    else if (word === 'isnull' && isSymbol(s.toks[i + 1], '(')) f.nullTest = true;
     else if ((word === 'from' || word === 'join') && s.toks[i + 1]) f.subqueryTables.push(tableAfter(s, i + 1));
     else if ((t.kind === 'string' || t.kind === 'number') && !insideCall(s, i)) literalFact(s, i, f);
   }
