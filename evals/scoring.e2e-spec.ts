@@ -47,7 +47,8 @@ const PLANS: Record<string, Plan> = {
   'group-02': { route: nl2sql(null), drafts: [gold('group-02')] },
   'time-02': { route: nl2sql('orders'), drafts: [gold('time-02')] },
   'topn-01': { route: nl2sql('sensor_readings'), drafts: [gold('topn-01')] },
-  // 6–8: valid SQL that answers something else.
+  // 6–8: valid SQL that answers something else. Where its condition is one the request does not
+  // say (France for Germany, 25 for 30), the turn asks instead of offering it (issue 23).
   'filter-03': { route: nl2sql('customers'), drafts: ["SELECT name FROM customers WHERE country = 'France'"] },
   'aggregate-08': {
     route: nl2sql('sensor_readings'),
@@ -271,22 +272,22 @@ describe('eval runner and scoring, with a scripted model', () => {
       },
       {
         id: 'filter-03',
-        outcome: 'sql',
-        first: true,
-        budget: true,
+        outcome: 'clarification',
+        first: false,
+        budget: false,
         match: false,
-        asked: false,
+        asked: true,
         attempts: 1,
         grounding: 0,
         unsafe: 0,
       },
       {
         id: 'aggregate-08',
-        outcome: 'sql',
-        first: true,
-        budget: true,
+        outcome: 'clarification',
+        first: false,
+        budget: false,
         match: false,
-        asked: false,
+        asked: true,
         attempts: 1,
         grounding: 0,
         unsafe: 0,
@@ -361,17 +362,18 @@ describe('eval runner and scoring, with a scripted model', () => {
     expect(items.filter((i) => i.asked_stream).map((i) => i.id)).toEqual(['group-02']);
     expect(byId['aggregate-02']?.failures.map((f) => f.stage)).toEqual(['local', 'local']);
     expect(byId['group-01']?.failures.map((f) => f.stage)).toEqual(['engine', 'engine', 'engine']);
-    expect(byId['filter-03']?.match_detail).toMatch(/row count 5, gold has 6/);
+    // The drafts' conditions contradict the request's words: the turn names them and asks.
+    expect(byId['filter-03']?.outcome).toBe('clarification');
 
     expect(summary).toMatchObject({
       items: 13,
       sql_items: 10,
       clarify_items: 3,
-      valid_first_try: { count: 8, of: 10, rate: 0.8 },
-      valid_within_budget: { count: 9, of: 10, rate: 0.9 },
+      valid_first_try: { count: 6, of: 10, rate: 0.6 },
+      valid_within_budget: { count: 7, of: 10, rate: 0.7 },
       execution_match: { count: 6, of: 10, rate: 0.6 },
       clarification_when_expected: { count: 2, of: 3, rate: 0.667 },
-      clarification_when_not_expected: { count: 0, of: 10, rate: 0 },
+      clarification_when_not_expected: { count: 2, of: 10, rate: 0.2 },
       gave_up: 1,
       grounding_violations: 3,
       unsafe_statements: 0,
@@ -381,8 +383,8 @@ describe('eval runner and scoring, with a scripted model', () => {
       errors: 0,
       attempts_mean: 1.23,
       by_category: {
-        filter: { n: 2, valid: 2, match: 1, clarified: 0 },
-        aggregate: { n: 3, valid: 3, match: 2, clarified: 0 },
+        filter: { n: 2, valid: 1, match: 1, clarified: 1 },
+        aggregate: { n: 3, valid: 2, match: 2, clarified: 1 },
         group_by: { n: 3, valid: 2, match: 1, clarified: 0 },
         time_bucket: { n: 1, valid: 1, match: 1, clarified: 0 },
         top_n: { n: 1, valid: 1, match: 1, clarified: 0 },

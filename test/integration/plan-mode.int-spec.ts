@@ -137,6 +137,48 @@ describe('plan mode, through the whole workflow', () => {
     });
   });
 
+  describe('no condition the request did not say (issue 23)', () => {
+    // The container tier's case: "quantity per status" drafted by the model with a filter no
+    // word of the request supports; it returned no rows and was offered for confirmation.
+    it("plan mode: the model's quantity IS NULL is left out, said as an assumption, and the preview has rows", async () => {
+      const api = await gateway({ DRAFT_MODE: 'plan', PLAN_TRUST_LINKS: 'false' });
+      script.plan({
+        table: 'orders',
+        columns: ['status'],
+        aggregates: [{ fn: 'sum', of: 'quantity', distinct: false }],
+        filters: [{ column: 'quantity', op: 'is_null', value: null }],
+        group_by: ['status'],
+        time: null,
+        order: null,
+        limit: null,
+      });
+      const id = await api.createSession({ target: 'duckdb' });
+      const view = await api.turn(id, { text: 'quantity per status' });
+
+      expect(script.callsOf('plan')).toHaveLength(1);
+      expect(view.interrupt.type).toBe('need_confirm');
+      expect(view.sql).toMatch(/sum\(quantity\)/i);
+      expect(view.sql).not.toMatch(/IS NULL/i);
+      expect(view.sql).not.toMatch(/WHERE/i);
+      expect(view.query_plan).toMatchObject({ where: null });
+      expect(view.assumptions).toContain("I left out 'quantity is null': nothing in the request asks for it.");
+      expect(view.preview.rows.length).toBeGreaterThan(1);
+    });
+
+    it("free SQL mode: WHERE quantity IS NULL is cut out of the model's SQL, said as an assumption", async () => {
+      const api = await gateway({ DRAFT_MODE: 'sql' });
+      script.draft('SELECT status, SUM(quantity) AS total FROM orders WHERE quantity IS NULL GROUP BY status');
+      const id = await api.createSession({ target: 'duckdb' });
+      const view = await api.turn(id, { text: 'quantity per status' });
+
+      expect(script.callsOf('draft')).toHaveLength(1);
+      expect(view.interrupt.type).toBe('need_confirm');
+      expect(view.sql).toBe('SELECT status, SUM(quantity) AS total FROM orders GROUP BY status');
+      expect(view.assumptions).toContain("I left out 'quantity IS NULL': nothing in the request asks for it.");
+      expect(view.preview.rows.length).toBeGreaterThan(1);
+    });
+  });
+
   describe('auto mode (the default with a server)', () => {
     let api: GatewayClient;
     beforeAll(async () => {

@@ -25,7 +25,10 @@ import {
   type PlanDraftingOptions,
   type PlanDraftOutcome,
 } from './plan-drafting';
-import { currentReading } from './reading';
+import { currentReading, linkSchemaFor } from './reading';
+import { linkRequest } from '@nl2p/linking';
+import { readingResolutions } from './conversation/resolutions';
+import { groundModelSql, requestEvidence, wordsOfTurn, type GroundedDraft } from './draft-evidence';
 
 /**
  * The router's output schema for one turn: `stream` enumerated from the engine's streams, so a
@@ -123,6 +126,19 @@ export function drafterNodes({
   planning?: Omit<PlanDraftingOptions, 'llm' | 'grounding' | 'compactPrompts'>;
 }): NodeHandlers {
   const plans = planning && planning.mode !== 'sql' ? { ...planning, llm, grounding, compactPrompts } : null;
+  /**
+   * The model's SQL judged against what the person said this turn (issue 23): conditions
+   * and a LIMIT no word supports are cut out and said as assumptions, or the turn asks. Without
+   * `planning` there is no target profile to read the request with: the SQL is kept as written.
+   */
+  async function groundSql(e: Envelope, sql: string): Promise<GroundedDraft<string>> {
+    if (!planning) return { kind: 'kept', draft: sql, assumptions: [] };
+    const schema = await linkSchemaFor(e, grounding, planning.profileOf(e));
+    const links = linkRequest(wordsOfTurn(e), schema);
+    const evidence = requestEvidence(links, schema, currentReading(e), readingResolutions(e));
+    const columns = new Set(Object.values(schema.tables).flatMap((cs) => cs.map((c) => c.name.toLowerCase())));
+    return groundModelSql(sql, evidence, links, columns);
+  }
   return {
     async draft_sql(e, ctx) {
       if (plans) {
@@ -163,9 +179,25 @@ export function drafterNodes({
           true,
         );
       }
+      const grounded = await groundSql(e, sql);
+      if (grounded.kind === 'ask') {
+        return {
+          ...e,
+          draft: { ...e.draft, preview_text: text, sql: null, questions: [grounded.question] },
+          validation: { ...e.validation, attempt },
+          interrupt: openQuestion(grounded.question),
+        };
+      }
       return {
         ...e,
-        draft: { preview_text: text, sql, questions: [], assumptions: [], mode: 'sql', plan: null },
+        draft: {
+          preview_text: text,
+          sql: grounded.draft,
+          questions: [],
+          assumptions: grounded.assumptions,
+          mode: 'sql',
+          plan: null,
+        },
         validation: { ...e.validation, attempt, ok: false, error: null, error_stage: null },
       };
     },
@@ -204,14 +236,16 @@ export function drafterNodes({
           interrupt: openQuestion(question),
         };
       }
+      // A repair cannot ask: an unevidenced condition is left out and said, as in a first draft.
+      const grounded = await groundSql(e, sql);
       return {
         ...e,
         feedback: null,
         draft: {
           preview_text: text,
-          sql,
+          sql: grounded.draft,
           questions: value.questions,
-          assumptions: value.assumptions,
+          assumptions: [...value.assumptions, ...grounded.assumptions],
           mode: 'sql',
           plan: null,
         },

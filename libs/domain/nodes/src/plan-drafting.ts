@@ -1,7 +1,7 @@
 import type { DraftMode } from '@nl2p/config';
 import type { Envelope, Interrupt, Reading } from '@nl2p/envelope';
 import type { TargetProfile } from '@nl2p/engine';
-import { joinKeyOf, type LinkSchema } from '@nl2p/linking';
+import { joinKeyOf, linkRequest, type LinkSchema } from '@nl2p/linking';
 import type { LlmClient } from '@nl2p/llm';
 import type { NodeRunContext } from '@nl2p/workflow-runtime';
 import { planMessages } from '@nl2p/prompts';
@@ -14,6 +14,7 @@ import { readingResolutions } from './conversation/resolutions';
 import { readWithChooser } from './conversation/choose';
 import { checkEdit } from './plan-edits/check-edit';
 import { editedDraft } from './plan-edits/edited-draft';
+import { groundModelPlan, requestEvidence, wordsOfTurn, type GroundedDraft } from './draft-evidence';
 
 export interface PlanDraftingOptions {
   llm: LlmClient;
@@ -76,7 +77,7 @@ export async function draftFromPlan(
   }
 
   const source = e.active_stream ?? reading.table ?? Object.keys(schema.tables)[0];
-  const candidates: { plan: QueryPlanInput; from: 'linker' | 'model' }[] = [];
+  const candidates: { plan: QueryPlanInput; from: 'linker' | 'model'; assumptions?: string[] }[] = [];
   // The request's own plan answers the request, not the feedback on it: no candidate then.
   const linked =
     reading.plan && !editing && (!e.active_stream || reading.plan.source === e.active_stream) ? reading.plan : null;
@@ -121,7 +122,11 @@ export async function draftFromPlan(
     if (slots.beyond_plan) return { kind: 'beyond' };
     const asked = slots.question?.trim();
     if (asked && !revision) return { kind: 'question', interrupt: openQuestion(asked) };
-    candidates.push({ plan: slotsToPlan(slots, schema.tables, profile.streaming), from: 'model' });
+    const drafted = slotsToPlan(slots, schema.tables, profile.streaming);
+    const grounded = groundDraftedPlan(drafted, request, schema, reading, e);
+    // A repair cannot ask: it takes the removal, said as assumptions, instead.
+    if (grounded.kind === 'ask' && !revision) return { kind: 'question', interrupt: openQuestion(grounded.question) };
+    candidates.push({ plan: grounded.draft, from: 'model', assumptions: grounded.assumptions });
   }
   if (linked) candidates.push({ plan: linked, from: 'linker' });
 
@@ -142,11 +147,36 @@ export async function draftFromPlan(
       sql: compiled.sql,
       plan: compiled.plan,
       // How the linker read words that read more than one way, when its plan is the answer.
-      assumptions: [...(candidate.from === 'linker' ? reading.assumptions : []), ...compiled.assumptions],
+      // What was left out of the model's plan for want of evidence in the request (issue 23).
+      assumptions: [
+        ...(candidate.from === 'linker' ? reading.assumptions : []),
+        ...(candidate.assumptions ?? []),
+        ...compiled.assumptions,
+      ],
       from: candidate.from,
     };
   }
   return { kind: 'failed', errors: [...new Set(errors)] };
+}
+
+/**
+ * The model's plan judged against what the request says (issue 23): conditions and a LIMIT no
+ * word supports are left out (said as assumptions), or the turn asks. A plan that does not parse
+ * is kept as it is: the compiler's check reports it to the repair loop.
+ */
+function groundDraftedPlan(
+  drafted: QueryPlanInput,
+  request: string,
+  schema: LinkSchema,
+  reading: Reading,
+  e: Envelope,
+): GroundedDraft<QueryPlanInput> {
+  const parsed = QueryPlan.safeParse(drafted);
+  if (!parsed.success) return { kind: 'kept', draft: drafted, assumptions: [] };
+  // Answers and feedback are the person's words too: a condition they ask for is evidenced.
+  const links = linkRequest(wordsOfTurn({ ...e, request }), schema);
+  const evidence = requestEvidence(links, schema, reading, readingResolutions(e));
+  return groundModelPlan(parsed.data, evidence, links, schema);
 }
 
 /** A plan checked against the catalog and compiled by the target's compiler, or why it could not be. */
