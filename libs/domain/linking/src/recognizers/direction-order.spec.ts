@@ -12,6 +12,11 @@ describe('direction-order', () => {
     { say: 'Products in descending order of unit price.', means: [['descending order of unit price', 'desc', false]] },
     { say: 'Orders sorted by descending quantity.', means: [['descending quantity', 'desc', false]] },
     { say: 'Customers in ascending order of their name.', means: [['ascending order of their name', 'asc', false]] },
+    // A table before its column names whose column it is.
+    {
+      say: "Customers in descending order of the customer's name.",
+      means: [["descending order of the customer's name", 'desc', false]],
+    },
     {
       say: 'Customers in descending order of the number of orders.',
       means: [['descending order of the number of orders', 'desc', false]],

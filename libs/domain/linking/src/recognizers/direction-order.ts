@@ -1,5 +1,6 @@
 import type { OrderLink } from '../types';
 import { norm, slice, type LinkRule, type LinkState } from './rule';
+import { namesTableFirst } from './term-kinds';
 
 /** Words between a direction and what it sorts on: `in descending order of their age`, `by ascending tonnage`. */
 const KEY_CONNECTORS = new Set(['of', 'by', 'using', 'on', 'according', 'to', 'the', 'their', 'its', 'his', 'her']);
@@ -41,6 +42,10 @@ export function keyAfter(s: LinkState, k: number): { key: NonNullable<OrderLink[
       return { key: { aggregate }, end: Math.max(agg.end, target?.end ?? 0) };
     }
     const t = s.termAt.get(i);
+    // `in descending order of the company's market value`: a table names whose column follows.
+    const owned = t && namesTableFirst(t) ? s.termAt.get(t.end) : undefined;
+    if (t && owned && owned.start === t.end && owned.columns.length && !owned.values.length)
+      return { key: { term: owned.id }, end: owned.end };
     if (t && t.start === i && (t.columns.length || t.tables.length)) return { key: { term: t.id }, end: t.end };
     if (!KEY_CONNECTORS.has(norm(s, i))) return null;
   }

@@ -9,6 +9,10 @@ describe('direction', () => {
     { say: 'The 10 most recent orders, newest first.', means: ['newest first', 'desc', true] },
     { say: 'The 3 most expensive products, most expensive first.', means: ['most expensive first', 'desc', false] },
     { say: 'Devices with the fewest readings, least first.', means: ['least first', 'asc', false] },
+    {
+      say: 'List the carriers in descending alphabetical order.',
+      means: ['descending alphabetical order', 'desc', false],
+    },
     { say: 'Hotels in increasing order of price.', means: ['increasing', 'asc', false] },
     { say: 'Cities by decreasing number of airports.', means: ['decreasing', 'desc', false] },
     {

@@ -27,8 +27,14 @@ const CHANGE_DIRECTIONS: ReadonlyMap<string, 'asc' | 'desc'> = new Map([
 export function findDirection(tokens: readonly Token[]): Direction | null {
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i]?.norm ?? '';
-    if (w === 'descending' || w === 'desc') return said(i, i + 1, 'desc');
-    if (w === 'ascending' || w === 'asc') return said(i, i + 1, 'asc');
+    if (w === 'descending' || w === 'desc' || w === 'ascending' || w === 'asc') {
+      const d = w.startsWith('desc') ? 'desc' : 'asc';
+      // `in descending alphabetical order`: the direction of a text order.
+      const alpha = ['alphabetical', 'alphabetically'].includes(tokens[i + 1]?.norm ?? '');
+      if (!alpha) return said(i, i + 1, d);
+      const order = tokens[i + 2]?.norm === 'order' ? 1 : 0;
+      return { ...said(i, i + 2 + order, d), text: true };
+    }
     const change = CHANGE_DIRECTIONS.get(w);
     const inOrder = tokens[i + 1]?.norm === 'order' || ['in', 'by'].includes(tokens[i - 1]?.norm ?? '');
     if (change && inOrder) return said(i, i + 1, change);
