@@ -263,8 +263,19 @@ function postfixAfter(tokens: readonly Token[], n: FoundNumber): { op: CompareOp
       const end = at + words.length;
       if (words.every((w, k) => tokens[at + k]?.norm === w) && tokens[end]?.norm !== 'than') return { op, at, end };
     }
+    const comparative = comparativeAfter(tokens, at);
+    if (comparative) return comparative;
   }
   return null;
+}
+
+/** `30 or younger`, `2010 or later`: a comparative after `or`, its direction from the word (`younger` is less age). */
+function comparativeAfter(tokens: readonly Token[], at: number): { op: CompareOp; at: number; end: number } | null {
+  if (tokens[at]?.norm !== 'or' || tokens[at + 2]?.norm === 'than') return null;
+  const adj = tokens[at + 1]?.norm ?? '';
+  const direction = MORE.has(adj) ? 'desc' : LESS.has(adj) ? 'asc' : CONCEPTS.get(adj)?.direction;
+  if (!direction || !/(er|more|less|fewer|above|below)$/.test(adj)) return null;
+  return { op: direction === 'desc' ? '>=' : '<=', at, end: at + 2 };
 }
 
 function negate(op: CompareOp): CompareOp {
