@@ -16,7 +16,7 @@
 #                               spider-heldout SPIDER_EVAL_DIR and MACHINE_SPIDER_DIR (evals/README.md)
 #   bash scripts/eval.sh --probe DB 'request' ['request'…]
 #                               a developer's look at how the no-model path reads each request over
-#                               one database (demo, or spider/<db> with the Spider variables above):
+#                               one database (demo, spider/<db> or defog/<db> with the variables above):
 #                               outcome, SQL, doubts, assumptions, plan
 #   bash scripts/eval.sh --sources
 #                               the cross-source eval: typed plans over the demo split across DuckDB

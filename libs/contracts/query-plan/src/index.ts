@@ -1,4 +1,4 @@
 export * from './plan';
 export * from './check';
-export { describeRef, plansIn, subqueriesOf } from './describe';
+export { describeMeasure, describeRef, measureParts, plansIn, subqueriesOf } from './describe';
 export * from './join-path';

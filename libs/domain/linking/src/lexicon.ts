@@ -53,6 +53,7 @@ export const ABBREVIATIONS: Record<string, string[][]> = wordTable({
   mfr: [['manufacturer']],
   msg: [['message']],
   nbr: [['number']],
+  no: [['number']],
   nr: [['number']],
   num: [['number']],
   org: [['organization'], ['organisation']],

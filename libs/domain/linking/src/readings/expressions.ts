@@ -1,8 +1,9 @@
 import type { Aggregate, ColumnRef, Condition, ValueExpr } from '@nl2p/query-plan';
-import { isKeyColumn } from '../schema-index';
+import { isKeyColumn, ownKey } from '../schema-index';
+import { singular } from '../text';
 import type { AggregateLink, ArithmeticNode, ComparisonLink } from '../types';
 import { doubt, isTableMention, keyFor, ref, resolve, term, ties, use } from './lookup';
-import { OPPOSITE, type ReadingState } from './state';
+import { OPPOSITE, type ReadingState, type Resolved } from './state';
 
 /** The plan's expressions for what the links say: arithmetic, aggregates, comparisons. */
 
@@ -54,7 +55,7 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
   if (!t) return { fn: 'count', arg: null, distinct: false };
   const table = isTableMention(s, t);
   if (a.distinct) {
-    const r = resolve(s, t) ?? (table ? keyFor(s, table) : null);
+    const r = resolve(s, t) ?? (table ? (keyFor(s, table) ?? joinedSourceKey(s, table)) : null);
     use(s, t);
     if (r) return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct: true };
   }
@@ -70,6 +71,18 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
     return { fn: 'sum', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
   if (r) return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
   return { fn: 'count', arg: null, distinct: false };
+}
+
+/**
+ * `the number of unique keyphrases associated with papers …`: the source's rows counted through
+ * joins that may repeat them, said distinct, are counted by the source's own key (a row joined
+ * to three papers is one keyphrase). Null without joins (each row is one) or without an own key.
+ */
+function joinedSourceKey(s: ReadingState, table: string): Resolved | null {
+  if (table !== s.source || !s.joins.size) return null;
+  const src = s.index.table(table);
+  const key = src && ownKey(src, singular);
+  return src && key ? { table: src.name, info: key, score: 1 } : null;
 }
 
 /** The terms an arithmetic reads. */

@@ -3,7 +3,9 @@ import { linkCorpus, words, type Example } from '../testing/corpus';
 describe('unread', () => {
   // The answer-changing words that no link took.
   const EXAMPLES: Example<string[]>[] = [
-    { say: 'the ratio of quantity to unit price for each order', means: ['ratio'] },
+    { say: 'the ratio of delivered orders', means: ['ratio'] },
+    // Read by the ratio link: its cue and separator.
+    { say: 'the ratio of quantity to unit price for each order', means: [] },
     { say: 'number of orders placed on weekends', means: ['weekends'] },
     { say: 'orders with a quantity that is the same as the previous order', means: ['same', 'previous'] },
     // Read: an order word beside an order, a time unit beside a time grouping, a preposition
