@@ -263,13 +263,20 @@ export const REQUEST_VERBS = new Set(
   run runs ran reach reached hit hits describe describes explain explains`.split(/\s+/),
 );
 
-/** Nouns that stand for "the data" in general: linked when a catalog name matches, never unknown. */
+/**
+ * Nouns that stand for "the data" in general (`records`, `in the database`, `the relevant flight
+ * numbers`): linked when a catalog name matches, never unknown. Not so `table` and `based on`
+ * (said to tell which tables to join), nor `respective` and `corresponding` (`parties and their
+ * respective regions`: another table's rows, shown by name): read as filler, they let a plan
+ * drop what the person asked for, so they stay words to ask about.
+ */
 export const FILLER_WORDS = new Set(
   `row rows record records entry entries item data information info result results value values figure figures level levels
   thing things stuff one ones total totals number numbers amount amounts overall altogether
   first last start starting starts end ending beginning together separately respectively everything anything
   question answer detail details reading readings event events message messages sample samples measurement measurements
-  observation observations datapoint datapoints point points line lines`.split(/\s+/),
+  observation observations datapoint datapoints point points line lines
+  database databases relevant`.split(/\s+/),
 );
 
 /** Words that are part of a cue (aggregates, order, time, comparison) rather than content. */

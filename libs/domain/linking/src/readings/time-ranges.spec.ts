@@ -36,7 +36,7 @@ describe('time-ranges', () => {
       say: 'Number of orders placed in the last 30 days.',
       means: [
         'ordered_at >= today - 30 day',
-        '"in the last 30 days" is read as ordered_at from 30 days before today, today being the day the query runs',
+        '"placed in the last 30 days" is read as ordered_at from 30 days before today, today being the day the query runs',
       ],
     },
     {

@@ -1,5 +1,6 @@
 import { aggregateCues } from './aggregate-cues';
 import { equalNumbers } from './equal-numbers';
+import { eventVerbs } from './event-verbs';
 import { orderOf } from './order-of';
 import { aggregates } from './aggregates';
 import { arithmetic } from './arithmetic';
@@ -63,7 +64,8 @@ export type { LinkRule, LinkState } from './rule';
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
  *    the explicit direction (or `in order of X` without one), and the one-answer limit (only when no limit was said).
- * 6. Accounting last: what every link covers, then the verbs that relate two things said (which
+ * 6. Accounting last: the verbs of the events time ranges date (`published in 2020`: read with
+ *    the range, once the terms show they name nothing), what every link covers, then the verbs that relate two things said (which
  *    need every other link in place), then the content words left unlinked and the
  *    answer-changing words left unread.
  */
@@ -103,6 +105,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   orderOf,
   oneAnswer,
   // 6. accounting
+  eventVerbs,
   coverage,
   relationVerbs,
   unlinked,

@@ -7,19 +7,19 @@ describe('time-ranges', () => {
   const cases: Record<string, Example<Range[]>[]> = {
     relative: [
       // From the start of the day seven days back (as `CURRENT_DATE - INTERVAL '7 day'`).
-      { say: 'Orders placed in the last 7 days.', means: [['in the last 7 days', '2024-03-08 00:00:00', null]] },
+      { say: 'Orders placed in the last 7 days.', means: [['placed in the last 7 days', '2024-03-08 00:00:00', null]] },
       { say: 'Readings in the past 2 hours.', means: [['in the past 2 hours', '2024-03-15 08:30:00', null]] },
       // Weeks start on Monday (2024-03-15 is a Friday).
       { say: 'Orders this week.', means: [['this week', '2024-03-11 00:00:00', null]] },
       { say: 'Orders in the current quarter.', means: [['the current quarter', '2024-01-01 00:00:00', null]] },
-      { say: 'Orders placed last month.', means: [['last month', '2024-02-01 00:00:00', '2024-03-01 00:00:00']] },
+      { say: 'Orders placed last month.', means: [['placed last month', '2024-02-01 00:00:00', '2024-03-01 00:00:00']] },
       { say: 'Readings from yesterday.', means: [['yesterday', '2024-03-14 00:00:00', '2024-03-15 00:00:00']] },
       { say: 'Orders this year.', means: [['this year', '2024-01-01 00:00:00', null]] },
     ],
     bounds: [
       {
         say: 'Customers who signed up in the last 6 months excluding the current month.',
-        means: [['in the last 6 months excluding the current month', '2023-09-01 00:00:00', '2024-03-01 00:00:00']],
+        means: [['signed up in the last 6 months excluding the current month', '2023-09-01 00:00:00', '2024-03-01 00:00:00']],
       },
       {
         say: 'Notifications sent in each of the last 3 weeks, not including the current week.',
@@ -27,7 +27,7 @@ describe('time-ranges', () => {
       },
       {
         say: 'Cars sold in the past 7 days, inclusive of today.',
-        means: [['in the past 7 days, inclusive of today', '2024-03-09 00:00:00', null]],
+        means: [['sold in the past 7 days, inclusive of today', '2024-03-09 00:00:00', null]],
       },
       {
         say: 'Merchants in the past 150 days (inclusive of 150 days ago).',
@@ -51,7 +51,7 @@ describe('time-ranges', () => {
       },
     ],
     quarters: [
-      { say: 'Orders placed in Q1 2024.', means: [['in Q1 2024', '2024-01-01 00:00:00', '2024-04-01 00:00:00']] },
+      { say: 'Orders placed in Q1 2024.', means: [['placed in Q1 2024', '2024-01-01 00:00:00', '2024-04-01 00:00:00']] },
     ],
     calendar: [
       { say: 'Orders in February 2024.', means: [['in February 2024', '2024-02-01 00:00:00', '2024-03-01 00:00:00']] },
@@ -83,7 +83,7 @@ describe('time-ranges', () => {
       },
     ],
     years: [
-      { say: 'Orders placed in 2023.', means: [['in 2023', '2023-01-01 00:00:00', '2024-01-01 00:00:00']] },
+      { say: 'Orders placed in 2023.', means: [['placed in 2023', '2023-01-01 00:00:00', '2024-01-01 00:00:00']] },
       { say: 'Customers since 2019.', means: [['since 2019', '2019-01-01 00:00:00', null]] },
     ],
   };
