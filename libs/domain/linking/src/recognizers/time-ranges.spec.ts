@@ -12,14 +12,19 @@ describe('time-ranges', () => {
       // Weeks start on Monday (2024-03-15 is a Friday).
       { say: 'Orders this week.', means: [['this week', '2024-03-11 00:00:00', null]] },
       { say: 'Orders in the current quarter.', means: [['the current quarter', '2024-01-01 00:00:00', null]] },
-      { say: 'Orders placed last month.', means: [['placed last month', '2024-02-01 00:00:00', '2024-03-01 00:00:00']] },
+      {
+        say: 'Orders placed last month.',
+        means: [['placed last month', '2024-02-01 00:00:00', '2024-03-01 00:00:00']],
+      },
       { say: 'Readings from yesterday.', means: [['yesterday', '2024-03-14 00:00:00', '2024-03-15 00:00:00']] },
       { say: 'Orders this year.', means: [['this year', '2024-01-01 00:00:00', null]] },
     ],
     bounds: [
       {
         say: 'Customers who signed up in the last 6 months excluding the current month.',
-        means: [['signed up in the last 6 months excluding the current month', '2023-09-01 00:00:00', '2024-03-01 00:00:00']],
+        means: [
+          ['signed up in the last 6 months excluding the current month', '2023-09-01 00:00:00', '2024-03-01 00:00:00'],
+        ],
       },
       {
         say: 'Notifications sent in each of the last 3 weeks, not including the current week.',
@@ -51,7 +56,10 @@ describe('time-ranges', () => {
       },
     ],
     quarters: [
-      { say: 'Orders placed in Q1 2024.', means: [['placed in Q1 2024', '2024-01-01 00:00:00', '2024-04-01 00:00:00']] },
+      {
+        say: 'Orders placed in Q1 2024.',
+        means: [['placed in Q1 2024', '2024-01-01 00:00:00', '2024-04-01 00:00:00']],
+      },
     ],
     calendar: [
       { say: 'Orders in February 2024.', means: [['in February 2024', '2024-02-01 00:00:00', '2024-03-01 00:00:00']] },
