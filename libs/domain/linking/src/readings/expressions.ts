@@ -1,7 +1,7 @@
 import type { Aggregate, ColumnRef, Condition, ValueExpr } from '@nl2p/query-plan';
 import { isKeyColumn, ownKey } from '../schema-index';
 import { singular } from '../text';
-import type { AggregateLink, ArithmeticNode, ComparisonLink } from '../types';
+import type { AggregateLink, ArithmeticNode, ComparisonLink, TermLink } from '../types';
 import { doubt, isTableMention, keyFor, ref, resolve, term, ties, use } from './lookup';
 import { OPPOSITE, type ReadingState, type Resolved } from './state';
 
@@ -61,7 +61,7 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
   }
   if (table || a.countsRows) {
     use(s, t);
-    if (table && table !== s.source && !s.scope.includes(table)) doubt(s, `counting ${table} from ${s.source}`);
+    if (table && table !== s.source && !s.scope.includes(table)) return countReferenced(s, t, table);
     return { fn: 'count', arg: null, distinct: false };
   }
   // `how many units`: a count of a measured amount is its sum.
@@ -71,6 +71,22 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
     return { fn: 'sum', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
   if (r) return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
   return { fn: 'count', arg: null, distinct: false };
+}
+
+/**
+ * `the number of authors of each paper` read from `writes`: another table's rows, counted by the
+ * source's column that refers to them (`count(DISTINCT writes.authorid)`), each one once however
+ * many rows of the source name it. With no such column, a doubt: the rows are not related.
+ */
+function countReferenced(s: ReadingState, t: TermLink, table: string): Aggregate {
+  const key = keyFor(s, table);
+  if (!key) {
+    doubt(s, `counting ${table} from ${s.source}`);
+    return { fn: 'count', arg: null, distinct: false };
+  }
+  const said = `"${t.text}" is counted as the distinct ${key.info.label} of ${key.table}`;
+  if (!s.readings.includes(said)) s.readings.push(said);
+  return { fn: 'count', arg: { kind: 'column', ref: ref(s, key) }, distinct: true };
 }
 
 /**
