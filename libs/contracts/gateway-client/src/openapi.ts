@@ -1309,6 +1309,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             };
         } | {
             /** @constant */
@@ -1336,6 +1342,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             })[];
             negated?: boolean;
         } | {
@@ -1364,6 +1376,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             };
             high: {
                 /** @constant */
@@ -1381,6 +1399,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             };
         } | {
             /** @constant */
