@@ -19,7 +19,7 @@
 #                               --chooser-first/-last: always the first/last candidate (baselines)
 #   bash scripts/eval.sh --probe DB 'request' ['request'…]
 #                               a developer's look at how the no-model path reads each request over
-#                               one database (demo, or spider/<db> with the Spider variables above):
+#                               one database (demo, spider/<db> or defog/<db> with the variables above):
 #                               outcome, SQL, doubts, assumptions, plan
 #   bash scripts/eval.sh --sources [plans|requests]
 #                               the cross-source eval over the demo split across DuckDB and PostgreSQL

@@ -4,6 +4,7 @@ import type {
   Condition,
   HavingCondition,
   Literal,
+  MeasureExpr,
   OrderKey,
   Projection,
   QueryPlan,
@@ -54,8 +55,24 @@ function literal(l: Literal): string {
   return l.kind === 'string' || l.kind === 'timestamp' ? `'${l.value}'` : String(l.value);
 }
 
+/** `number of rows where rating > 4 / number of rows`: each filtered aggregate with its condition. */
+function measure(e: MeasureExpr): string {
+  if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'aggregate')
+    return e.filter ? `(${aggregate(e.aggregate)} where ${condition(e.filter)})` : aggregate(e.aggregate);
+  const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${measure(x)})` : measure(x));
+  return `${side(e.left)} ${e.op} ${side(e.right)}`;
+}
+
 function projection(p: Projection): string {
-  const shown = p.kind === 'value' ? value(p.expr) : p.kind === 'aggregate' ? aggregate(p.aggregate) : 'time bucket';
+  const shown =
+    p.kind === 'value'
+      ? value(p.expr)
+      : p.kind === 'aggregate'
+        ? aggregate(p.aggregate)
+        : p.kind === 'measure'
+          ? measure(p.expr)
+          : 'time bucket';
   return p.alias && p.alias !== shown ? `${shown} (as ${p.alias})` : shown;
 }
 

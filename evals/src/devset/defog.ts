@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { csvObjects } from './csv';
-import { expandGold, ordersResult } from './gold';
+import { expandGold, ordersResult, pgFloatAsDouble } from './gold';
 import { loadPostgresDump, type DumpLoad } from './pg-dump';
 import { isHeldOut } from './split';
 
@@ -103,7 +103,10 @@ export function loadDefogItems(sqlEvalDir: string): DefogItem[] {
         query,
         golds:
           expect === 'sql'
-            ? expandGold(query).map((sql) => ({ sql, ordered: ordersResult(sql) && asksForOrder(category, question) }))
+            ? expandGold(query).map((sql) => ({
+                sql: pgFloatAsDouble(sql),
+                ordered: ordersResult(sql) && asksForOrder(category, question),
+              }))
             : [],
         heldOut: isHeldOut(db, question),
       });

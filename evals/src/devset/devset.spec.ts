@@ -1,7 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCsv, csvObjects } from './csv';
 import { asksForOrder, defogDirs } from './defog';
-import { combinations, expandGold, ordersResult } from './gold';
+import { combinations, expandGold, pgFloatAsDouble, ordersResult } from './gold';
 import { adaptStatement, loadPostgresDump, splitStatements, withoutForeignKeys } from './pg-dump';
 import { HELD_OUT_PERCENT, isHeldOut } from './split';
 
@@ -74,6 +74,17 @@ describe('expandGold (sql-eval get_all_minimal_queries)', () => {
       ['b', 'c'],
       ['a', 'b', 'c'],
     ]);
+  });
+});
+
+describe('pgFloatAsDouble (PostgreSQL float is double precision)', () => {
+  it('writes the FLOAT of a cast as DOUBLE, outside quoted text only', () => {
+    expect(pgFloatAsDouble("SELECT CAST(a AS FLOAT) / NULLIF(b::float, 0), 'as float' FROM t")).toBe(
+      "SELECT CAST(a AS DOUBLE) / NULLIF(b::DOUBLE, 0), 'as float' FROM t",
+    );
+    expect(pgFloatAsDouble('SELECT a::float4, CAST(b AS float(24)), floaty FROM t')).toBe(
+      'SELECT a::float4, CAST(b AS float(24)), floaty FROM t',
+    );
   });
 });
 

@@ -53,6 +53,20 @@ export function combinations<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+/**
+ * A PostgreSQL gold as PostgreSQL types it, run on DuckDB: PostgreSQL's `float` without a
+ * precision is `double precision`, DuckDB's is a 4-byte REAL, so a ratio cast to FLOAT would
+ * lose digits there (0.055 becomes 0.0549999997, which rounds the other way at 2 decimals). The
+ * type word is written DOUBLE outside quoted text; nothing else changes.
+ */
+export function pgFloatAsDouble(sql: string): string {
+  // Split on every quote: odd parts are inside quoted text (a doubled quote leaves an empty part).
+  return sql
+    .split("'")
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/(::\s*|\bAS\s+)float\b(?!\s*\()/gi, '$1DOUBLE')))
+    .join("'");
+}
+
 /** Splits on `sep` outside single- and double-quoted text (quotes doubled inside stay quoted). */
 export function splitOutsideQuotes(text: string, sep: string): string[] {
   const parts: string[] = [];

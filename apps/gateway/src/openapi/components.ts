@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_VIEW_SCHEMAS, Column, SimilarExample } from '@nl2p/envelope';
-import { Condition, QueryPlan, ValueExpr } from '@nl2p/query-plan';
+import { Condition, MeasureExpr, QueryPlan, ValueExpr } from '@nl2p/query-plan';
 
 type Schema = Record<string, unknown>;
 
@@ -37,6 +37,7 @@ export function apiComponents(): Record<string, Schema> {
   registry.add(QueryPlan, { id: 'QueryPlan' });
   registry.add(Condition, { id: 'PlanCondition' });
   registry.add(ValueExpr, { id: 'PlanValue' });
+  registry.add(MeasureExpr, { id: 'PlanMeasure' });
   registry.add(Column, { id: 'Column' });
   registry.add(SimilarExample, { id: 'SimilarExample' });
   const out = z.toJSONSchema(registry, {

@@ -188,6 +188,7 @@ export const READING_LINK_KINDS = [
   'arithmetic',
   'relation',
   'text_match',
+  'ratio',
 ] as const;
 
 export const ReadingToken = z.object({

@@ -219,7 +219,7 @@ function postNodes(
   };
   const filter = andOf(post);
   if (filter) add({ id: 'post_filter', kind: 'post_filter', inputs: [last], condition: mapCondition(filter, f) });
-  const aggregates = plan.select.some((p) => p.kind === 'aggregate') || plan.having.length > 0;
+  const aggregates = plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure') || plan.having.length > 0;
   if (plan.group_by.length || plan.time_bucket || aggregates) {
     add({
       id: 'post_aggregate',

@@ -3,6 +3,7 @@ import type {
   ColumnRef,
   Condition,
   HavingCondition,
+  MeasureExpr,
   OrderKey,
   Projection,
   TimeBucket,
@@ -51,7 +52,15 @@ export function mapCondition(c: Condition, f: RefMap): Condition {
 export function mapProjection(p: Projection, f: RefMap): Projection {
   if (p.kind === 'value') return { ...p, expr: mapExpr(p.expr, f) };
   if (p.kind === 'aggregate') return { ...p, aggregate: mapAggregate(p.aggregate, f) };
+  if (p.kind === 'measure') return { ...p, expr: mapMeasure(p.expr, f) };
   return p;
+}
+
+/** A measure's aggregates and the conditions they are filtered by. */
+export function mapMeasure(e: MeasureExpr, f: RefMap): MeasureExpr {
+  if (e.kind === 'number') return e;
+  if (e.kind === 'arith') return { ...e, left: mapMeasure(e.left, f), right: mapMeasure(e.right, f) };
+  return { ...e, aggregate: mapAggregate(e.aggregate, f), ...(e.filter ? { filter: mapCondition(e.filter, f) } : {}) };
 }
 
 export function mapOrderKey(k: OrderKey, f: RefMap): OrderKey {

@@ -1137,6 +1137,12 @@ export interface components {
                 kind: "bucket";
                 /** @default null */
                 alias: string | null;
+            } | {
+                /** @constant */
+                kind: "measure";
+                expr: components["schemas"]["PlanMeasure"];
+                /** @default null */
+                alias: string | null;
             })[];
             /** @default false */
             distinct: boolean;
@@ -1303,6 +1309,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             };
         } | {
             /** @constant */
@@ -1330,6 +1342,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             })[];
             negated?: boolean;
         } | {
@@ -1358,6 +1376,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             };
             high: {
                 /** @constant */
@@ -1375,6 +1399,12 @@ export interface components {
                 /** @constant */
                 kind: "timestamp";
                 value: string;
+                relative?: {
+                    amount: number;
+                    /** @enum {string} */
+                    unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                    start_of?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year") | null;
+                };
             };
         } | {
             /** @constant */
@@ -1512,6 +1542,30 @@ export interface components {
             left: components["schemas"]["PlanValue"];
             right: components["schemas"]["PlanValue"];
         };
+        PlanMeasure: {
+            /** @constant */
+            kind: "aggregate";
+            aggregate: {
+                /** @enum {string} */
+                fn: "count" | "sum" | "avg" | "min" | "max";
+                /** @default null */
+                arg: components["schemas"]["PlanValue"] | null;
+                /** @default false */
+                distinct: boolean;
+            };
+            filter?: components["schemas"]["PlanCondition"] | null;
+        } | {
+            /** @constant */
+            kind: "number";
+            value: number;
+        } | {
+            /** @constant */
+            kind: "arith";
+            /** @enum {string} */
+            op: "+" | "-" | "*" | "/";
+            left: components["schemas"]["PlanMeasure"];
+            right: components["schemas"]["PlanMeasure"];
+        };
         Column: {
             name: string;
             data_type: string;
@@ -1559,6 +1613,7 @@ export type ExampleList = components['schemas']['ExampleList'];
 export type QueryPlan = components['schemas']['QueryPlan'];
 export type PlanCondition = components['schemas']['PlanCondition'];
 export type PlanValue = components['schemas']['PlanValue'];
+export type PlanMeasure = components['schemas']['PlanMeasure'];
 export type Column = components['schemas']['Column'];
 export type SimilarExample = components['schemas']['SimilarExample'];
 export type $defs = Record<string, never>;

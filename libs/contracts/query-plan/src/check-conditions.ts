@@ -111,6 +111,6 @@ function returnsOneRow(s: Subquery): boolean {
   const p = s.plan;
   if (p.set_operations.length) return false;
   if (p.limit === 1) return true;
-  const aggregates = p.select.length > 0 && p.select.every((x) => x.kind === 'aggregate');
+  const aggregates = p.select.length > 0 && p.select.every((x) => x.kind === 'aggregate' || x.kind === 'measure');
   return aggregates && p.group_by.length === 0 && p.time_bucket === null && p.window === null && p.having.length === 0;
 }

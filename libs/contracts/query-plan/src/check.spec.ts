@@ -248,3 +248,35 @@ describe('checkPlan: grouping and order', () => {
     ).toEqual(['a plan has either a time bucket (SQL tables) or a window (streams), not both']);
   });
 });
+
+describe('checkPlan: measures (figures computed from aggregates)', () => {
+  const count = (filter?: unknown) => ({
+    kind: 'aggregate' as const,
+    aggregate: { fn: 'count' as const },
+    ...(filter ? { filter } : {}),
+  });
+  const shipped = { kind: 'compare', left: col('status'), op: '=', value: { kind: 'string', value: 'shipped' } };
+
+  it('groups the plain columns shown beside a measure and resolves its filters like a WHERE', () => {
+    const r = check({ source: 'orders', joins: [JOIN_CUSTOMERS], select: [{ kind: 'value', expr: col('country') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: count(shipped), right: count() } }] } as QueryPlanInput);
+    if (!r.ok) throw new Error(r.errors.join('; '));
+    expect(r.plan.group_by).toEqual([{ table: 'customers', column: 'country' }]);
+    expect(r.plan.select[1]).toMatchObject({ kind: 'measure', expr: { left: { filter: { left: { ref: { table: 'orders', column: 'status' } } } } } });
+  }); // prettier-ignore
+
+  it('checks each aggregate and filter of a measure, and refuses one that aggregates nothing', () => {
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'sum', arg: col('status') } }, right: count({ kind: 'compare', left: col('stauts'), op: '=', value: { kind: 'string', value: 'x' } }) } }] } as QueryPlanInput)).toEqual([
+      "sum() needs a numeric value; 'status' is text (count(), min() and max() work on any column)",
+      "no column 'stauts' in orders; did you mean status?",
+    ]);
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '*', left: num(100), right: num(2) } }] })).toEqual([
+      "'100 * 2' computes nothing from the rows; a measure needs at least one aggregate (show a number as a value instead)",
+    ]);
+  }); // prettier-ignore
+
+  it('refuses a filtered measure beside the rows holding each group\'s extreme', () => {
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: col('customer_id') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: count(shipped), right: count() } }], extreme_per_group: { per: [{ column: 'customer_id' }], by: col('quantity'), extreme: 'max' } } as QueryPlanInput)).toEqual([
+      "'count(*) of the rows filtered / count(*)' filters its aggregates, which cannot stand beside the rows holding each group's extreme; filter the rows (where) instead",
+    ]);
+  }); // prettier-ignore
+});

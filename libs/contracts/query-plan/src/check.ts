@@ -1,12 +1,21 @@
 import { ConditionChecker, comparable, type CheckedSubquery } from './check-conditions';
 import { PlanScope, refOf, type CheckTables } from './check-scope';
-import { columnsOf, describe, describeAggregate, describeRef, sameRef } from './describe';
+import {
+  columnsOf,
+  describe,
+  describeAggregate,
+  describeMeasure,
+  describeRef,
+  measureParts,
+  sameRef,
+} from './describe';
 import { suggestion, type ValueClass } from './names';
 import type {
   Aggregate,
   ColumnRef,
   ExtremePerGroup,
   Join,
+  MeasureExpr,
   OrderKey,
   Projection,
   QueryPlan,
@@ -59,7 +68,7 @@ class PlanChecker {
     const scope = new PlanScope(this.tables, plan.source, this.errors);
     const conditions = new ConditionChecker(scope, (s, outer) => this.subquery(s, outer));
     const joins = plan.joins.map((j) => this.join(j, scope));
-    const select = plan.select.map((p) => this.projection(p, scope, plan));
+    const select = plan.select.map((p) => this.projection(p, scope, plan, conditions));
     const where = plan.where ? conditions.check(plan.where) : null;
     const group_by = plan.group_by.map((r) => scope.normRef(r));
     const time_bucket = this.timeBucket(plan, scope);
@@ -103,16 +112,36 @@ class PlanChecker {
     return { ...j, on };
   } // prettier-ignore
 
-  private projection(p: Projection, scope: PlanScope, plan: QueryPlan): Projection {
+  private projection(p: Projection, scope: PlanScope, plan: QueryPlan, conditions: ConditionChecker): Projection {
     if (p.kind === 'value') {
       scope.valueType(p.expr);
       return { ...p, expr: scope.normValue(p.expr) };
     }
     if (p.kind === 'aggregate') return { ...p, aggregate: this.aggregate(p.aggregate, scope) };
+    if (p.kind === 'measure') {
+      const parts = measureParts(p.expr);
+      if (!parts.length)
+        this.errors.push(
+          `'${describeMeasure(p.expr)}' computes nothing from the rows; a measure needs at least one aggregate (show a number as a value instead)`,
+        );
+      if (plan.extreme_per_group && parts.some((m) => m.filter))
+        this.errors.push(
+          `'${describeMeasure(p.expr)}' filters its aggregates, which cannot stand beside the rows holding each group's extreme; filter the rows (where) instead`,
+        );
+      return { ...p, expr: this.measure(p.expr, scope, conditions) };
+    }
     if (!plan.time_bucket)
       this.errors.push('the plan selects a time bucket but has no time_bucket to say which column and unit');
     return p;
   }
+
+  /** Each aggregate of a measure checked as an aggregate, each filter as a row condition. */
+  private measure(e: MeasureExpr, scope: PlanScope, conditions: ConditionChecker): MeasureExpr {
+    if (e.kind === 'number') return e;
+    if (e.kind === 'arith') return { ...e, left: this.measure(e.left, scope, conditions), right: this.measure(e.right, scope, conditions) };
+    const filter = e.filter ? conditions.check(e.filter) : null;
+    return { kind: 'aggregate', aggregate: this.aggregate(e.aggregate, scope), ...(filter ? { filter } : {}) };
+  } // prettier-ignore
 
   private aggregate(a: Aggregate, scope: PlanScope): Aggregate {
     if (a.arg) {
@@ -194,7 +223,7 @@ class PlanChecker {
     for (const o of plan.order_by) {
       if (o.key.kind === 'output') continue;
       const text = o.key.kind === 'value' ? describe(o.key.expr) : describeAggregate(o.key.aggregate);
-      const shown = plan.select.some((p) => (p.kind === 'value' ? describe(p.expr) : p.kind === 'aggregate' ? describeAggregate(p.aggregate) : '') === text);
+      const shown = plan.select.some((p) => (p.kind === 'value' ? describe(p.expr) : p.kind === 'aggregate' ? describeAggregate(p.aggregate) : p.kind === 'measure' ? describeMeasure(p.expr) : '') === text);
       if (!shown) this.errors.push(`with distinct, ORDER BY ${text} must be one of the selected columns`);
     }
   } // prettier-ignore
@@ -249,7 +278,7 @@ class PlanChecker {
 }
 
 function isAggregated(plan: QueryPlan): boolean {
-  const aggregates = plan.select.some((p) => p.kind === 'aggregate') || plan.having.length > 0 || plan.order_by.some((o) => o.key.kind === 'aggregate');
+  const aggregates = plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure') || plan.having.length > 0 || plan.order_by.some((o) => o.key.kind === 'aggregate');
   return aggregates || plan.group_by.length > 0 || plan.time_bucket !== null;
 } // prettier-ignore
 
@@ -262,6 +291,7 @@ function outputClasses(select: Projection[], scope: PlanScope): ValueClass[] | n
   return select.map((p) => {
     if (p.kind === 'bucket') return 'time';
     if (p.kind === 'value') return quiet.valueType(p.expr);
+    if (p.kind === 'measure') return 'number';
     const a = p.aggregate;
     if (a.fn === 'count' || a.fn === 'sum' || a.fn === 'avg') return 'number';
     return a.arg ? quiet.valueType(a.arg) : 'other';

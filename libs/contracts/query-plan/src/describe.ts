@@ -1,4 +1,4 @@
-import type { Aggregate, ColumnRef, Condition, QueryPlan, Subquery, ValueExpr } from './plan';
+import type { Aggregate, ColumnRef, Condition, MeasureExpr, QueryPlan, Subquery, ValueExpr } from './plan';
 
 /** How a column reads in messages: `location->lat`, `year(ordered_at)`. */
 export function describeRef(r: ColumnRef): string {
@@ -14,6 +14,21 @@ export function describe(e: ValueExpr): string {
 
 export function describeAggregate(a: Aggregate): string {
   return `${a.fn}(${a.distinct ? 'distinct ' : ''}${a.arg ? describe(a.arg) : '*'})`;
+}
+
+/** `count(*) where … / count(*)`: a measure in messages, each filtered aggregate marked. */
+export function describeMeasure(e: MeasureExpr): string {
+  if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'aggregate') return `${describeAggregate(e.aggregate)}${e.filter ? ' of the rows filtered' : ''}`;
+  const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${describeMeasure(x)})` : describeMeasure(x));
+  return `${side(e.left)} ${e.op} ${side(e.right)}`;
+}
+
+/** The aggregates a measure computes from, with the filter each is taken over, in order. */
+export function measureParts(e: MeasureExpr): { aggregate: Aggregate; filter: Condition | null }[] {
+  if (e.kind === 'number') return [];
+  if (e.kind === 'aggregate') return [{ aggregate: e.aggregate, filter: e.filter ?? null }];
+  return [...measureParts(e.left), ...measureParts(e.right)];
 }
 
 /** Same table (the source when absent), column, struct path and date part. */
@@ -50,11 +65,12 @@ export function subqueriesOf(c: Condition | null): Subquery[] {
   }
 }
 
-/** Every plan in a plan's tree: itself, its sub-plans and set operands, at any depth. */
+/** Every plan in a plan's tree: itself, its sub-plans (in WHERE and in a measure's filters) and set operands, at any depth. */
 export function plansIn(plan: QueryPlan): QueryPlan[] {
+  const filters = plan.select.flatMap((p) => (p.kind === 'measure' ? measureParts(p.expr).map((m) => m.filter) : []));
   return [
     plan,
-    ...subqueriesOf(plan.where).flatMap((s) => plansIn(s.plan)),
+    ...[plan.where, ...filters].flatMap((c) => subqueriesOf(c)).flatMap((s) => plansIn(s.plan)),
     ...plan.set_operations.flatMap((s) => plansIn(s.plan)),
   ];
 }

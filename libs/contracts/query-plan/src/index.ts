@@ -1,4 +1,12 @@
 export * from './plan';
 export * from './check';
-export { columnsOf, describeAggregate, describeRef, plansIn, subqueriesOf } from './describe';
+export {
+  columnsOf,
+  describeAggregate,
+  describeMeasure,
+  describeRef,
+  measureParts,
+  plansIn,
+  subqueriesOf,
+} from './describe';
 export * from './join-path';

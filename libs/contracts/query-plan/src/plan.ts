@@ -83,8 +83,25 @@ export const TimeUnit = z.enum(['second', 'minute', 'hour', 'day', 'week', 'mont
 export type TimeUnit = z.infer<typeof TimeUnit>;
 
 /**
+ * A moment said relative to the day the query runs ("the last 30 days", "this month"): the start
+ * of the current `start_of` period (today's start when absent and the unit is a day or longer; the
+ * current time for hours, minutes and seconds), moved by `amount` units (negative: back).
+ * `{amount: -30, unit: 'day'}` is 30 days before today's start; `{amount: -6, unit: 'month',
+ * start_of: 'month'}` the start of the month six months before this one.
+ */
+export const RelativeMoment = z.object({
+  amount: z.number().int(),
+  unit: TimeUnit,
+  start_of: TimeUnit.nullable().optional(),
+});
+export type RelativeMoment = z.infer<typeof RelativeMoment>;
+
+/**
  * A literal compared with a column. Timestamps are ISO-like local times
- * (`2024-03-01 12:00:00`, seconds optional), dates `2024-03-01`.
+ * (`2024-03-01 12:00:00`, seconds optional), dates `2024-03-01`. A timestamp said relative to
+ * today carries `relative` too: SQL targets compute it when the query runs (`CURRENT_DATE -
+ * INTERVAL '30 day'`), so a plan kept and run again means the same window; `value` is the moment
+ * as it was when the plan was made (what messages show).
  */
 export const Literal = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('string'), value: z.string() }),
@@ -93,6 +110,7 @@ export const Literal = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('timestamp'),
     value: z.string().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, 'YYYY-MM-DD[ HH:MM[:SS]]'),
+    relative: RelativeMoment.optional(),
   }),
 ]);
 export type Literal = z.infer<typeof Literal>;
@@ -191,13 +209,36 @@ export const HavingCondition = z.object({
 export type HavingCondition = z.infer<typeof HavingCondition>;
 
 /**
+ * A figure computed from aggregates: a ratio (`count of rated above 4 / count of rated below 4`),
+ * a share (`100 * count of Italian / count`), a margin (`(sum(amount) - sum(tax)) / sum(amount)`).
+ * Each aggregate is taken over the rows its `filter` keeps (all the plan's rows without one), so
+ * two parts of one set can be compared in one row per group. Division is real division, and a
+ * division by zero is NULL on every target.
+ */
+export type MeasureExprOf<A, C> =
+  | { kind: 'aggregate'; aggregate: A; filter?: C | null }
+  | { kind: 'number'; value: number }
+  | { kind: 'arith'; op: ArithmeticOp; left: MeasureExprOf<A, C>; right: MeasureExprOf<A, C> };
+export type MeasureExpr = MeasureExprOf<Aggregate, Condition>;
+export type MeasureExprInput = MeasureExprOf<z.input<typeof Aggregate>, ConditionInput>;
+export const MeasureExpr: z.ZodType<MeasureExpr, MeasureExprInput> = z.lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('aggregate'), aggregate: Aggregate, filter: Condition.nullable().optional() }),
+    z.object({ kind: z.literal('number'), value: z.number().finite() }),
+    z.object({ kind: z.literal('arith'), op: ArithmeticOp, left: MeasureExpr, right: MeasureExpr }),
+  ]),
+);
+
+/**
  * One output column. `bucket` is the start of the plan's time bucket (SQL targets); on veloFlux a
- * window has no start column to select, so its compiler refuses it.
+ * window has no start column to select, so its compiler refuses it. `measure` is a figure computed
+ * from aggregates (a ratio, a share): the plan is aggregated, as with `aggregate`.
  */
 export const Projection = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('value'), expr: ValueExpr, alias: z.string().nullable().default(null) }),
   z.object({ kind: z.literal('aggregate'), aggregate: Aggregate, alias: z.string().nullable().default(null) }),
   z.object({ kind: z.literal('bucket'), alias: z.string().nullable().default(null) }),
+  z.object({ kind: z.literal('measure'), expr: MeasureExpr, alias: z.string().nullable().default(null) }),
 ]);
 export type Projection = z.infer<typeof Projection>;
 

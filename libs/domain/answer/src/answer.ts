@@ -61,14 +61,15 @@ function mainSentence({ plan, columns, rows }: AnswerInput): string {
 function measureColumn(plan: QueryPlan | null, columns: readonly string[]): number | null {
   const key = plan?.order_by[0]?.key;
   if (key?.kind === 'output' && key.index < columns.length && isComputed(plan?.select[key.index])) return key.index;
-  const lastAggregate = plan?.select.map((p) => p.kind).lastIndexOf('aggregate') ?? -1;
+  const lastAggregate =
+    plan?.select.map((p) => (p.kind === 'measure' ? 'aggregate' : p.kind)).lastIndexOf('aggregate') ?? -1;
   return lastAggregate >= 0 ? lastAggregate : columns.length > 1 ? columns.length - 1 : null;
 }
 
 /** An output worth ranking by: an aggregate or arithmetic, not a column shown as it is. */
 function isComputed(p: QueryPlan['select'][number] | undefined): boolean {
   if (!p) return true;
-  return p.kind === 'aggregate' || (p.kind === 'value' && p.expr.kind === 'arith');
+  return p.kind === 'aggregate' || p.kind === 'measure' || (p.kind === 'value' && p.expr.kind === 'arith');
 }
 
 function describeRow(row: readonly unknown[], columns: readonly string[], measure: number | null): string {

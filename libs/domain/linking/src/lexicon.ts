@@ -53,6 +53,7 @@ export const ABBREVIATIONS: Record<string, string[][]> = wordTable({
   mfr: [['manufacturer']],
   msg: [['message']],
   nbr: [['number']],
+  no: [['number']],
   nr: [['number']],
   num: [['number']],
   org: [['organization'], ['organisation']],
@@ -269,15 +270,17 @@ export const REQUEST_VERBS = new Set(
 export const RELATED_WORDS: ReadonlySet<string> = new Set(['corresponding', 'respective', 'relevant']);
 
 /**
- * Nouns that stand for "the data" in general: linked when a catalog name matches, never unknown;
- * and the words that only say data is related.
+ * Nouns that stand for "the data" in general (`records`, `in the database`): linked when a
+ * catalog name matches, never unknown; and the words that only say data is related. Not so
+ * `table` and `based on` (said to tell which tables to join).
  */
 export const FILLER_WORDS = new Set([
   ...`row rows record records entry entries item data information info result results value values figure figures level levels
   thing things stuff one ones total totals number numbers amount amounts overall altogether
   first last start starting starts end ending beginning together separately respectively everything anything
   question answer detail details reading readings event events message messages sample samples measurement measurements
-  observation observations datapoint datapoints point points line lines`.split(/\s+/),
+  observation observations datapoint datapoints point points line lines
+  database databases`.split(/\s+/),
   ...RELATED_WORDS,
 ]);
 

@@ -26,6 +26,7 @@ export function linkWithIndex(text: string, index: SchemaIndex, options: LinkOpt
 function linksOf(s: LinkState): Links {
   return {
     text: s.text,
+    now: s.now.toISOString(),
     tokens: s.tokens.map((t) => t.text),
     terms: s.terms,
     relations: s.relations,
@@ -48,6 +49,7 @@ function linksOf(s: LinkState): Links {
     timeGroups: s.timeGroups,
     orders: s.orders,
     arithmetic: s.arithmetic,
+    ratios: s.ratios,
     distinct: s.distinct,
     unlinked: s.unlinked,
     unread: s.unread,

@@ -29,6 +29,7 @@ function emptyLinks(text: string): Links {
     timeGroups: [],
     orders: [],
     arithmetic: [],
+    ratios: [],
     distinct: false,
     unlinked: [],
     unread: [],

@@ -90,6 +90,7 @@ function coveringLinks(links: Links): ({ kind: LinkKind; width: number } | undef
     ...links.arithmetic.map((span) => ({ kind: 'arithmetic' as const, span })),
     ...links.relations.map((span) => ({ kind: 'relation' as const, span })),
     ...links.textMatches.map((span) => ({ kind: 'text_match' as const, span })),
+    ...links.ratios.flatMap((r) => r.cues.map((span) => ({ kind: 'ratio' as const, span }))),
   ];
   const rank = (k: LinkKind) => (k === 'table' || k === 'column' || k === 'value' ? 0 : LINK_KINDS.indexOf(k));
   const out: ({ kind: LinkKind; width: number } | undefined)[] = links.tokens.map(() => undefined);

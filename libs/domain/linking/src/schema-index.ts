@@ -358,7 +358,8 @@ export function looksTemporal(c: ColumnInfo): boolean {
  * one) the column whose expanded name is `<table> id` (`vin` for `vehicle`).
  */
 export function ownKey(t: TableInfo, singularOf: (w: string) => string): ColumnInfo | undefined {
-  const tableWords = (t.readings[0]?.words ?? []).map(singularOf);
+  // Every reading of the name: `keyphraseid` is `key phrase id` of the table `keyphrase`.
+  const tableWords = t.readings.flatMap((r) => r.words).map(singularOf);
   const head = tableWords.at(-1);
   const columns = t.columns.filter((c) => !c.path.length);
   const words = (c: ColumnInfo) => c.readings.map((r) => r.words.map(singularOf));

@@ -55,8 +55,15 @@ describe('requests read despite spelling', () => {
     expect(checkIns?.tables[0]?.table).toBe('checkin');
   });
 
-  it('a key is never summed: "total number of check-ins" is not the sum of cid', () => {
+  it('a key is never summed: "total number of check-ins" counts the check-ins, not the sum of cid', () => {
     const r = read('total number of check-ins');
+    expect(r.plan).toContain('"source":"checkin"');
+    expect(r.plan).toContain('"aggregate":{"fn":"count","arg":null,"distinct":false}');
+    expect(r.plan).not.toContain('"fn":"sum"');
+  });
+
+  it('a sum of a key said outright is a doubt', () => {
+    const r = read('the sum of the cid of all check-ins');
     expect(r.confidence).not.toBe('high');
     expect(r.doubts.join(' ')).toContain('a sum of identifiers means nothing');
   });

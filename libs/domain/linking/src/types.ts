@@ -1,5 +1,13 @@
 import type { Column } from '@nl2p/envelope';
-import type { AggregateFn, ArithmeticOp, CompareOp, QueryPlanInput, TimeUnit, TextMatch } from '@nl2p/query-plan';
+import type {
+  AggregateFn,
+  ArithmeticOp,
+  CompareOp,
+  QueryPlanInput,
+  RelativeMoment,
+  TimeUnit,
+  TextMatch,
+} from '@nl2p/query-plan';
 
 /** What the linker knows about the data a request may be about. */
 export interface LinkSchema {
@@ -119,6 +127,11 @@ export interface AggregateLink extends Span {
 export interface TimeRangeLink extends Span {
   from: string | null;
   to: string | null;
+  /**
+   * Said relative to today (`the last 30 days`, `this month`): each bound as the day the query
+   * runs computes it (null: open), `from` and `to` being those bounds on the day it was read.
+   */
+  relative?: { from: RelativeMoment | null; to: RelativeMoment | null };
   /** Verbs or nouns near it that may pick the time column (`placed`, `installed`). */
   hint: string[];
 }
@@ -227,8 +240,33 @@ export interface QuantifiedComparisonLink extends Span {
   hinted: ColumnCandidate[];
 }
 
+/**
+ * A figure that divides one part of the data by another (`the ratio of open businesses to closed
+ * ones`, `what percentage of orders were returned`): each side is said in words of its own, read
+ * as its own request and composed into one plan (readings/compositions/ratios).
+ */
+export interface RatioLink extends Span {
+  /** What is divided, and what it is divided by (for `percentage of X that …`: X alone, the whole). */
+  numerator: RatioSide;
+  denominator: RatioSide;
+  /** 100 for a percentage, 1 for a ratio, proportion, share or fraction. */
+  scale: 1 | 100;
+  /** The denominator is said as the whole (`of all restaurants`, `percentage of orders that …`): its conditions hold for both sides. */
+  whole: boolean;
+  /** The cue words (`ratio of`, `to`): all the link itself consumes; each side's words are read by their own links. */
+  cues: Span[];
+}
+
+/** One side of a ratio: its words, and the aggregate to read them with when none is said. */
+export interface RatioSide extends Span {
+  /** `count`: rows said (`restaurants with …`); `sum`: a measure said (`the population of …`); null: the side says its own aggregate. */
+  implied: 'count' | 'sum' | null;
+}
+
 export interface Links {
   text: string;
+  /** What relative dates (`last 7 days`) were read against (ISO), so a part of the request read again reads them alike. */
+  now?: string;
   tokens: string[];
   terms: TermLink[];
   allOf: AllOfLink[];
@@ -246,6 +284,8 @@ export interface Links {
   timeGroups: TimeGroupLink[];
   orders: OrderLink[];
   arithmetic: ArithmeticLink[];
+  /** Figures dividing one part of the data by another (`ratio of … to …`, `percentage of … that …`). */
+  ratios: RatioLink[];
   /** `distinct`, `each … once`, `unique` outside a count. */
   distinct: boolean;
   /** Content words (and adjacent runs of them) that link to nothing. */

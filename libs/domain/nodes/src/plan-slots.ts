@@ -302,6 +302,8 @@ export function planToSlots(plan: QueryPlan, streaming: boolean): SlotPlan | nul
   const aggregates: SlotPlan['aggregates'] = [];
   for (const p of plan.select) {
     if (p.kind === 'bucket') continue;
+    // A figure computed from aggregates (a ratio) has no slot.
+    if (p.kind === 'measure') return null;
     if (p.kind === 'value') {
       const l = labelOf(p.expr);
       if (!l) return null;
@@ -360,7 +362,7 @@ export function planToSlots(plan: QueryPlan, streaming: boolean): SlotPlan | nul
 
 function outputLabel(plan: QueryPlan, index: number): string | null {
   const p = plan.select[index];
-  if (!p || p.kind === 'bucket') return null;
+  if (!p || p.kind === 'bucket' || p.kind === 'measure') return null;
   if (p.kind === 'value') return p.expr.kind === 'column' ? labelOfRef(p.expr.ref, plan.source) : null;
   const arg = p.aggregate.arg;
   if (arg && arg.kind !== 'column') return null;

@@ -151,6 +151,26 @@ const CASES: Case[] = [
     plan: { source: 'authors', select: [value('name')], where: { kind: 'compare_subquery', left: col('born'), op: '<', quantifier: 'all', subquery: { plan: { source: 'authors', joins: 'authors→publishers', select: [value('born', 'authors')], where: { kind: 'compare', left: col('name', 'publishers'), op: '=', value: str('Harbor Books') } } } } } as unknown as QueryPlanInput,
     sql: "SELECT name FROM authors WHERE born < (SELECT min(a.born) FROM authors a JOIN book_authors ba ON ba.author_id = a.author_id JOIN books b ON b.book_id = ba.book_id JOIN publishers p ON p.publisher_id = b.publisher_id WHERE p.name = 'Harbor Books')",
   },
+  {
+    name: 'a ratio of two filtered counts per group (delivered orders per pending order, by category)',
+    plan: { source: 'orders', select: [value('category'), { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'count' }, filter: { kind: 'compare', left: col('status'), op: '=', value: str('delivered') } }, right: { kind: 'aggregate', aggregate: { fn: 'count' }, filter: { kind: 'compare', left: col('status'), op: '=', value: str('pending') } } } }] },
+    sql: "SELECT category, sum(CASE WHEN status = 'delivered' THEN 1 ELSE 0 END) * 1.0 / NULLIF(sum(CASE WHEN status = 'pending' THEN 1 ELSE 0 END), 0) FROM orders GROUP BY category",
+  },
+  {
+    name: 'a share as a percentage, the filter beside a WHERE (books in the revenue of delivered orders)',
+    plan: { source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '*', left: { kind: 'number', value: 100 }, right: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'sum', arg: { kind: 'arith', op: '*', left: col('quantity'), right: col('unit_price') } }, filter: { kind: 'compare', left: col('category'), op: '=', value: str('books') } }, right: { kind: 'aggregate', aggregate: { fn: 'sum', arg: { kind: 'arith', op: '*', left: col('quantity'), right: col('unit_price') } } } } } }], where: { kind: 'compare', left: col('status'), op: '=', value: str('delivered') } },
+    sql: "SELECT 100.0 * (SELECT sum(quantity * unit_price) FROM orders WHERE status = 'delivered' AND category = 'books') / (SELECT sum(quantity * unit_price) FROM orders WHERE status = 'delivered')",
+  },
+  {
+    name: 'a ratio of two aggregates through a join, with a filter on the joined table (enterprise share of each country\'s orders)',
+    plan: { source: 'orders', joins: [{ table: 'customers', on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }] }], select: [value('country', 'customers'), { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'count', arg: col('order_id', 'orders'), distinct: true }, filter: { kind: 'compare', left: col('segment', 'customers'), op: '=', value: str('enterprise') } }, right: { kind: 'aggregate', aggregate: { fn: 'count', arg: col('order_id', 'orders'), distinct: true } } } }] },
+    sql: "SELECT c.country, CAST(count(DISTINCT CASE WHEN c.segment = 'enterprise' THEN o.order_id END) AS DOUBLE PRECISION) / count(DISTINCT o.order_id) FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.country",
+  },
+  {
+    name: 'bounds relative to the day the query runs (before this month, within the last 100 years)',
+    plan: { source: 'orders', select: [{ kind: 'aggregate', aggregate: { fn: 'count' } }], where: { kind: 'and', conditions: [{ kind: 'compare', left: col('ordered_at'), op: '<', value: { kind: 'timestamp', value: '2024-01-01 00:00:00', relative: { amount: 0, unit: 'month', start_of: 'month' } } }, { kind: 'compare', left: col('ordered_at'), op: '>=', value: { kind: 'timestamp', value: '2024-01-01 00:00:00', relative: { amount: -100, unit: 'year', start_of: 'year' } } }] } },
+    sql: 'SELECT count(*) FROM orders WHERE extract(year FROM ordered_at) * 12 + extract(month FROM ordered_at) < extract(year FROM CURRENT_DATE) * 12 + extract(month FROM CURRENT_DATE) AND extract(year FROM ordered_at) >= extract(year FROM CURRENT_DATE) - 100',
+  },
 ]; // prettier-ignore
 
 describe('each plan construct returns the rows of a hand-written query, on DuckDB and PostgreSQL', () => {

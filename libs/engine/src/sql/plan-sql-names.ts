@@ -1,4 +1,4 @@
-import type { Aggregate, Projection, QueryPlan, TimeBucket, ValueExpr } from '@nl2p/query-plan';
+import type { Aggregate, MeasureExpr, Projection, QueryPlan, TimeBucket, ValueExpr } from '@nl2p/query-plan';
 import type { PlanTables } from '../compiler';
 import { numberSql, type PlanDialect } from './plan-sql';
 
@@ -61,6 +61,7 @@ export class OutputNames {
 export function defaultName(p: Projection, bucket: TimeBucket | null): string {
   if (p.kind === 'value') return describeValue(p.expr);
   if (p.kind === 'aggregate') return aggregateName(p.aggregate);
+  if (p.kind === 'measure') return measureName(p.expr);
   return bucketName(bucket);
 }
 
@@ -81,3 +82,17 @@ export function aggregateName(a: Aggregate): string {
   if (!a.arg) return a.fn;
   return `${a.fn}_${a.distinct && a.fn !== 'min' && a.fn !== 'max' ? 'distinct_' : ''}${describeValue(a.arg)}`;
 }
+
+/**
+ * `ratio` for one aggregate divided by another, `percentage` for a hundred times one, else the
+ * parts in words (`sum_amount_minus_sum_tax`): a name that says what the figure is.
+ */
+export function measureName(e: MeasureExpr): string {
+  const ratio = (x: MeasureExpr) => x.kind === 'arith' && x.op === '/' && x.left.kind === 'aggregate' && x.right.kind === 'aggregate';
+  if (ratio(e)) return 'ratio';
+  if (e.kind === 'arith' && e.op === '*' && [e.left, e.right].some((x) => x.kind === 'number' && x.value === 100) && [e.left, e.right].some(ratio)) return 'percentage';
+  if (e.kind === 'number') return describeValue(e);
+  if (e.kind === 'aggregate') return `${aggregateName(e.aggregate)}${e.filter ? '_filtered' : ''}`;
+  const word = { '+': 'plus', '-': 'minus', '*': 'times', '/': 'per' }[e.op];
+  return `${measureName(e.left)}_${word}_${measureName(e.right)}`;
+} // prettier-ignore

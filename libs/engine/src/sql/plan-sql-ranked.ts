@@ -1,4 +1,12 @@
-import type { Aggregate, ColumnRef, Projection, QueryPlan, ValueExpr } from '@nl2p/query-plan';
+import {
+  measureParts,
+  type Aggregate,
+  type ColumnRef,
+  type MeasureExpr,
+  type Projection,
+  type QueryPlan,
+  type ValueExpr,
+} from '@nl2p/query-plan';
 import type { WriteContext } from './plan-sql-writer';
 
 /**
@@ -81,8 +89,10 @@ export class RankedRows {
 function readRefs(plan: QueryPlan, select: readonly Projection[]): ColumnRef[] {
   const ofValue = (e: ValueExpr): ColumnRef[] => (e.kind === 'column' ? [e.ref] : e.kind === 'arith' ? [...ofValue(e.left), ...ofValue(e.right)] : []);
   const ofAggregate = (a: Aggregate) => (a.arg ? ofValue(a.arg) : []);
+  // A measure's filters are refused beside ranked rows (checkPlan): its aggregates read them.
+  const ofMeasure = (e: MeasureExpr): ColumnRef[] => measureParts(e).flatMap((m) => ofAggregate(m.aggregate));
   return [
-    ...select.flatMap((p) => (p.kind === 'value' ? ofValue(p.expr) : p.kind === 'aggregate' ? ofAggregate(p.aggregate) : [])),
+    ...select.flatMap((p) => (p.kind === 'value' ? ofValue(p.expr) : p.kind === 'aggregate' ? ofAggregate(p.aggregate) : p.kind === 'measure' ? ofMeasure(p.expr) : [])),
     ...plan.group_by,
     ...plan.having.flatMap((h) => ofAggregate(h.aggregate)),
     ...plan.order_by.flatMap((o) => (o.key.kind === 'value' ? ofValue(o.key.expr) : o.key.kind === 'aggregate' ? ofAggregate(o.key.aggregate) : [])),

@@ -4,6 +4,7 @@ import {
   type ColumnRef,
   type Condition,
   type Correlation,
+  type MeasureExpr,
   type OrderKey,
   type Projection,
   type QueryPlan,
@@ -11,7 +12,7 @@ import {
 } from '@nl2p/query-plan';
 import type { PlanTables } from '../compiler';
 import { numberSql, type PlanDialect } from './plan-sql';
-import { bucketName, defaultName, describeValue, aggregateName, OutputNames } from './plan-sql-names';
+import { bucketName, defaultName, describeValue, aggregateName, measureName, OutputNames } from './plan-sql-names';
 import { RankedRows } from './plan-sql-ranked';
 
 /** What every SELECT of one statement shares. */
@@ -116,15 +117,31 @@ export class SelectWriter {
   }
 
   // min/max of distinct values equal min/max of all values: DISTINCT is dropped there, so a
-  // dialect that allows it only in count() still says the same thing.
-  private aggregate(a: Aggregate): string {
+  // dialect that allows it only in count() still says the same thing. `only`: the condition of a
+  // measure's filtered aggregate, written the way a row condition is (CASE WHEN, on every target).
+  private aggregate(a: Aggregate, only: string | null = null): string {
     const d = this.ctx.d;
-    const rc = this.rowCondition;
+    const rc = [this.rowCondition, only].filter((c) => c !== null).join(' AND ') || null;
     if (!a.arg) return rc ? `${a.fn}(CASE WHEN ${rc} THEN 1 END)` : `${a.fn}(*)`;
     const v = this.value(a.arg, (r) => this.outCol(r));
     const arg = rc ? `CASE WHEN ${rc} THEN ${v} END` : v;
     if (a.fn === 'count' && a.distinct && d.distinctCount) return d.distinctCount(arg);
     return `${a.fn}(${a.distinct && a.fn !== 'min' && a.fn !== 'max' ? 'DISTINCT ' : ''}${arg})`;
+  }
+
+  /**
+   * A figure computed from aggregates: each filtered aggregate over its rows only, and division
+   * as the dialect divides (real division, NULL when dividing by zero).
+   */
+  private measure(e: MeasureExpr, nested = false): string {
+    if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
+    if (e.kind === 'aggregate') return this.aggregate(e.aggregate, e.filter ? this.condition(e.filter, true) : null);
+    const left = this.measure(e.left, true);
+    const right = this.measure(e.right, true);
+    const safe = e.right.kind === 'number' && e.right.value !== 0;
+    const d = this.ctx.d;
+    const text = e.op === '/' && d.divide ? d.divide(left, right, safe) : `${left} ${e.op} ${right}`;
+    return nested ? `(${text})` : text;
   }
 
   /** A row condition (WHERE, state windows). */
@@ -191,7 +208,7 @@ export class SelectWriter {
   private select(): string {
     const { plan, ctx } = this;
     const d = ctx.d;
-    const windowAggregates = plan.window !== null && (plan.select.some((p) => p.kind === 'aggregate') || plan.having.length > 0);
+    const windowAggregates = plan.window !== null && (plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure') || plan.having.length > 0);
     if (d.rowConditionsInAggregates && plan.where && windowAggregates) this.rowCondition = this.condition(plan.where);
     const outputs = this.outputs();
     const selectList = outputs.length ? outputs.map((o) => (o.alias ? `${o.text} AS ${d.identifier(o.alias)}` : o.text)).join(', ') : '*';
@@ -259,6 +276,7 @@ export class SelectWriter {
         return { text, alias: own ?? (!plain || renamed ? names.generated(describeValue(p.expr)) : null), computed: p.expr.kind !== 'column' };
       }
       if (p.kind === 'aggregate') return { text: this.aggregate(p.aggregate), alias: own ?? names.generated(aggregateName(p.aggregate)), computed: false };
+      if (p.kind === 'measure') return { text: this.measure(p.expr), alias: own ?? names.generated(measureName(p.expr)), computed: false };
       return { text: this.bucketSql ?? '', alias: own ?? names.generated(bucketName(plan.time_bucket)), computed: false };
     });
   } // prettier-ignore
@@ -267,7 +285,7 @@ export class SelectWriter {
     const { plan, ctx } = this;
     const d = ctx.d;
     const keys = [...(this.bucketSql ? [this.bucketSql] : []), ...plan.group_by.map((r) => this.outCol(r))];
-    const aggregated = keys.length > 0 || plan.having.length > 0 || plan.select.some((p) => p.kind === 'aggregate');
+    const aggregated = keys.length > 0 || plan.having.length > 0 || plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure');
     if (d.groupComputedValues && aggregated) {
       for (const o of outputs) if (o.computed && !keys.includes(o.text)) keys.push(o.text);
     }

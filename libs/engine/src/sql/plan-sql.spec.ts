@@ -1,5 +1,5 @@
 import type { Column } from '@nl2p/envelope';
-import { checkPlan, QueryPlan, QueryPlanError, type QueryPlanInput } from '@nl2p/query-plan';
+import { checkPlan, QueryPlan, QueryPlanError, type QueryPlanInput, type RelativeMoment } from '@nl2p/query-plan';
 import { targetProfile } from '../targets';
 import { numberSql } from './plan-sql';
 
@@ -192,5 +192,60 @@ describe('SQL compiler: values, text and names', () => {
         select: [{ kind: 'aggregate', aggregate: { fn: 'max', arg: { kind: 'column', ref: { column: 'place', path: ['lat'] } }, distinct: true } }, { kind: 'aggregate', aggregate: { fn: 'count', arg: col('label'), distinct: true } }],
       }),
     ).toBe('SELECT max((place).lat) AS max_place_lat, count(DISTINCT label) AS count_distinct_label FROM tallies');
+  }); // prettier-ignore
+});
+
+describe('SQL compiler (DuckDB and PostgreSQL): measures', () => {
+  const shipped = {
+    kind: 'compare' as const,
+    left: col('status'),
+    op: '=' as const,
+    value: { kind: 'string' as const, value: 'shipped' },
+  };
+  const ratio: QueryPlanInput = {
+    source: 'orders',
+    select: [{ kind: 'value', expr: col('customer_id') }, { kind: 'measure', expr: { kind: 'arith', op: '*', left: num(100), right: { kind: 'arith', op: '/', left: { ...count, filter: shipped }, right: count } } }],
+    order_by: [{ key: { kind: 'output', index: 1 }, direction: 'desc' }],
+  }; // prettier-ignore
+
+  it('writes a filtered aggregate as CASE WHEN and divides for real, NULL when dividing by zero', () => {
+    expect(compile('duckdb', ratio).sql).toBe(
+      "SELECT customer_id, 100 * (count(CASE WHEN status = 'shipped' THEN 1 END) / NULLIF(count(*), 0)) AS percentage FROM orders GROUP BY customer_id ORDER BY percentage DESC",
+    );
+    // Integer division truncates on PostgreSQL: the numerator is made numeric.
+    expect(compile('postgres', ratio).sql).toBe(
+      "SELECT customer_id, 100 * (count(CASE WHEN status = 'shipped' THEN 1 END)::numeric / NULLIF(count(*), 0)) AS percentage FROM orders GROUP BY customer_id ORDER BY percentage DESC",
+    );
+  });
+
+  it('names a plain ratio `ratio`, and another figure by its parts', () => {
+    const sum = (column: string) => ({ kind: 'aggregate' as const, aggregate: { fn: 'sum' as const, arg: col(column) } });
+    expect(compile('duckdb', { source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '/', left: sum('quantity'), right: count } }] }).sql).toBe(
+      'SELECT sum(quantity) / NULLIF(count(*), 0) AS ratio FROM orders',
+    );
+    expect(compile('duckdb', { source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '-', left: sum('quantity'), right: { ...sum('unit_price'), filter: shipped } } }] }).sql).toBe(
+      "SELECT sum(quantity) - sum(CASE WHEN status = 'shipped' THEN unit_price END) AS sum_quantity_minus_sum_unit_price_filtered FROM orders",
+    );
+  }); // prettier-ignore
+});
+
+describe('SQL compiler (DuckDB and PostgreSQL): moments relative to the day the query runs', () => {
+  const since = (relative: RelativeMoment) => ({ kind: 'timestamp' as const, value: '2024-01-01 00:00:00', relative });
+  it('computes a relative bound when the query runs, not the moment the plan was made', () => {
+    expect(
+      both({
+        source: 'orders',
+        select: [count],
+        where: { kind: 'and', conditions: [
+          { kind: 'compare', left: col('ordered_at'), op: '>=', value: since({ amount: -6, unit: 'month', start_of: 'month' }) },
+          { kind: 'compare', left: col('ordered_at'), op: '<', value: since({ amount: 0, unit: 'month', start_of: 'month' }) },
+          { kind: 'compare', left: col('ordered_at'), op: '>=', value: since({ amount: -2, unit: 'quarter' }) },
+          { kind: 'compare', left: col('ordered_at'), op: '>=', value: since({ amount: -30, unit: 'day' }) },
+          { kind: 'compare', left: col('ordered_at'), op: '>=', value: since({ amount: -2, unit: 'hour' }) },
+        ] },
+      }),
+    ).toBe(
+      "SELECT count(*) AS count FROM orders WHERE ordered_at >= (date_trunc('month', CURRENT_DATE) - INTERVAL '6 month') AND ordered_at < date_trunc('month', CURRENT_DATE) AND ordered_at >= (CURRENT_DATE - INTERVAL '6 month') AND ordered_at >= (CURRENT_DATE - INTERVAL '30 day') AND ordered_at >= (CURRENT_TIMESTAMP - INTERVAL '2 hour')",
+    );
   }); // prettier-ignore
 });

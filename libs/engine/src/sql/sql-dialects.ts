@@ -1,4 +1,4 @@
-import type { ColumnRef, DatePart, Literal, TextMatch, TimeBucket } from '@nl2p/query-plan';
+import type { ColumnRef, DatePart, Literal, RelativeMoment, TextMatch, TimeBucket } from '@nl2p/query-plan';
 import { fullTimestamp, literalSql, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
 
 /** Words both SQL targets reserve (a superset is harmless: it only adds quotes). */
@@ -40,6 +40,21 @@ const EXTRACT_FIELD: Record<DatePart, string> = {
   year: 'year', quarter: 'quarter', month: 'month', week: 'week', day: 'day', day_of_week: 'dow', day_of_year: 'doy', hour: 'hour', minute: 'minute', second: 'second',
 }; // prettier-ignore
 
+const SUB_DAY = new Set<TimeBucket['unit']>(['second', 'minute', 'hour']);
+
+/**
+ * A moment relative to the day the query runs, as both databases compute it: the start of the
+ * current period (`date_trunc('month', CURRENT_DATE)`), today's start, or now for units under a
+ * day, moved by an interval both read (`INTERVAL '30 day'`; quarters as months).
+ */
+function relativeMoment(m: RelativeMoment): string {
+  const now = SUB_DAY.has(m.unit) || (m.start_of && SUB_DAY.has(m.start_of)) ? 'CURRENT_TIMESTAMP' : 'CURRENT_DATE';
+  const anchor = m.start_of ? `date_trunc('${UNIT_WORD[m.start_of]}', ${now})` : now;
+  if (m.amount === 0) return anchor;
+  const [n, unit] = m.unit === 'quarter' ? [Math.abs(m.amount) * 3, 'month'] : [Math.abs(m.amount), UNIT_WORD[m.unit]];
+  return `(${anchor} ${m.amount < 0 ? '-' : '+'} INTERVAL '${n} ${unit}')`;
+} // prettier-ignore
+
 /**
  * What DuckDB and PostgreSQL share; each adds its bucket for sizes above one, how it divides and
  * how it takes a date part.
@@ -62,7 +77,9 @@ function sqlDialect(
       return ref.path?.length ? `(${base})${ref.path.map((p) => `.${identifier(p)}`).join('')}` : base;
     },
     literal: (v: Literal) =>
-      literalSql(v, { booleans: ['TRUE', 'FALSE'], timestamp: (t) => `TIMESTAMP '${fullTimestamp(t)}'` }),
+      v.kind === 'timestamp' && v.relative
+        ? relativeMoment(v.relative)
+        : literalSql(v, { booleans: ['TRUE', 'FALSE'], timestamp: (t) => `TIMESTAMP '${fullTimestamp(t)}'` }),
     textMatch: (column, match, value) => `${column} ILIKE ${likePattern(value, match)}`,
     datePart: (part, column) => datePart(EXTRACT_FIELD[part], column),
     isNull: (column, negated) => `${column} IS ${negated ? 'NOT ' : ''}NULL`,

@@ -241,6 +241,12 @@ describe('veloFlux compiler: refusals, each a sentence', () => {
     expect(() => compile({ source: 'sensor_stream', distinct: true, select: [deviceId] })).toThrow(/^veloFlux ignores SELECT DISTINCT/);
   }); // prettier-ignore
 
+  // No recorded exchange: how the engine divides and aggregates CASE per window is not verified, so it is refused.
+  it('refuses a figure computed from aggregates (a ratio), not checked against the engine', () => {
+    const ratio: QueryPlanInput = { source: 'sensor_stream', select: [{ kind: 'measure', expr: { kind: 'arith', op: '/', left: avgTemp, right: { kind: 'aggregate', aggregate: { fn: 'count' } } } }], window: { kind: 'tumbling', unit: 'second', size: 10 } };
+    expect(() => compile(ratio)).toThrow(/^a figure computed from aggregates \(a ratio or a share\) is not built for veloFlux pipelines/);
+  }); // prettier-ignore
+
   it.each<[string, string, number, QueryPlanInput, RegExp]>([
     ['a join', 'probe_join_on_create', 400, { source: 'sensor_stream', joins: [{ table: 'vehicle', on: [{ left: { column: 'device_id' }, right: { column: 'vin' } }] }] }, /^veloFlux cannot join streams/],
     ['a hopping window', 'probe_hoppingwindow_create', 400, { source: 'sensor_stream', select: [avgTemp], window: { kind: 'hopping', unit: 'second', size: 60, hop: 10 } }, /^veloFlux has no hopping window; use a sliding window/],

@@ -149,6 +149,8 @@ export const VELOFLUX_DIALECT: PlanDialect = {
     if (plan.limit !== null) throw new QueryPlanError('veloFlux ignores LIMIT (every window emits all its rows), so a top-N or first-N cannot be expressed; drop the limit');
     if (plan.distinct) throw new QueryPlanError('veloFlux ignores SELECT DISTINCT, so distinct rows cannot be expressed; count distinct values with count(distinct …) instead');
     if (plan.select.some((p) => p.kind === 'bucket')) throw new QueryPlanError('veloFlux windows have no start column to select; drop the bucket column');
+    // Not checked against the engine (how it divides, how CASE inside an aggregate behaves per window): refused rather than guessed.
+    if (plan.select.some((p) => p.kind === 'measure')) throw new QueryPlanError('a figure computed from aggregates (a ratio or a share) is not built for veloFlux pipelines; ask for each aggregate on its own');
     const aggregates = aggregatesOf(plan);
     if (plan.having.length && !plan.window) throw new QueryPlanError('veloFlux allows HAVING only with a window in GROUP BY; add a window (e.g. every 60 seconds)');
     if (plan.group_by.length && aggregates.length === 0) {

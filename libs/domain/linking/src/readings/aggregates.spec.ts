@@ -1,4 +1,5 @@
 import { readingCorpus, type Example } from '../testing/corpus';
+import { scholarSchema } from '../testing/fixtures';
 
 describe('aggregates', () => {
   // The SELECT of a request that aggregates.
@@ -15,6 +16,9 @@ describe('aggregates', () => {
     { say: 'Average temperature and humidity.', means: 'avg(temperature), avg(humidity)' },
     // A superlative with nothing else ranking is max()/min().
     { say: 'What is the highest temperature ever recorded?', means: 'max(temperature)' },
+    // Another table's rows counted from the rows that refer to them: each one once.
+    { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paperid, count(DISTINCT authorid)' },
+    { say: 'What is the number of papers in each venue?', on: scholarSchema(), means: 'venueid, count(*)' },
   ];
   readingCorpus(EXAMPLES, (_p, plan) => plan?.select ?? null);
 });

@@ -1,8 +1,9 @@
 import type { Aggregate, ColumnRef, Condition, ValueExpr } from '@nl2p/query-plan';
-import { isKeyColumn } from '../schema-index';
-import type { AggregateLink, ArithmeticNode, ComparisonLink } from '../types';
+import { isKeyColumn, ownKey } from '../schema-index';
+import { singular } from '../text';
+import type { AggregateLink, ArithmeticNode, ComparisonLink, TermLink } from '../types';
 import { doubt, isTableMention, keyFor, ref, resolve, term, ties, use } from './lookup';
-import { OPPOSITE, type ReadingState } from './state';
+import { OPPOSITE, type ReadingState, type Resolved } from './state';
 
 /** The plan's expressions for what the links say: arithmetic, aggregates, comparisons. */
 
@@ -54,13 +55,13 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
   if (!t) return { fn: 'count', arg: null, distinct: false };
   const table = isTableMention(s, t);
   if (a.distinct) {
-    const r = resolve(s, t) ?? (table ? keyFor(s, table) : null);
+    const r = resolve(s, t) ?? (table ? (keyFor(s, table) ?? joinedSourceKey(s, table)) : null);
     use(s, t);
     if (r) return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct: true };
   }
   if (table || a.countsRows) {
     use(s, t);
-    if (table && table !== s.source && !s.scope.includes(table)) doubt(s, `counting ${table} from ${s.source}`);
+    if (table && table !== s.source && !s.scope.includes(table)) return countReferenced(s, t, table);
     return { fn: 'count', arg: null, distinct: false };
   }
   // `how many units`: a count of a measured amount is its sum.
@@ -70,6 +71,34 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
     return { fn: 'sum', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
   if (r) return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
   return { fn: 'count', arg: null, distinct: false };
+}
+
+/**
+ * `the number of authors of each paper` read from `writes`: another table's rows, counted by the
+ * source's column that refers to them (`count(DISTINCT writes.authorid)`), each one once however
+ * many rows of the source name it. With no such column, a doubt: the rows are not related.
+ */
+function countReferenced(s: ReadingState, t: TermLink, table: string): Aggregate {
+  const key = keyFor(s, table);
+  if (!key) {
+    doubt(s, `counting ${table} from ${s.source}`);
+    return { fn: 'count', arg: null, distinct: false };
+  }
+  const said = `"${t.text}" is counted as the distinct ${key.info.label} of ${key.table}`;
+  if (!s.readings.includes(said)) s.readings.push(said);
+  return { fn: 'count', arg: { kind: 'column', ref: ref(s, key) }, distinct: true };
+}
+
+/**
+ * `the number of unique keyphrases associated with papers …`: the source's rows counted through
+ * joins that may repeat them, said distinct, are counted by the source's own key (a row joined
+ * to three papers is one keyphrase). Null without joins (each row is one) or without an own key.
+ */
+function joinedSourceKey(s: ReadingState, table: string): Resolved | null {
+  if (table !== s.source || !s.joins.size) return null;
+  const src = s.index.table(table);
+  const key = src && ownKey(src, singular);
+  return src && key ? { table: src.name, info: key, score: 1 } : null;
 }
 
 /** The terms an arithmetic reads. */

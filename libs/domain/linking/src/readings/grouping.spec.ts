@@ -1,4 +1,14 @@
+import type { LinkSchema } from '../types';
 import { readingCorpus, type Example } from '../testing/corpus';
+
+const courses: LinkSchema = {
+  streaming: false,
+  tables: {
+    course: [{ name: 'course_id', data_type: 'INTEGER' }, { name: 'name', data_type: 'VARCHAR' }, { name: 'department', data_type: 'VARCHAR' }],
+    course_offering: [{ name: 'offering_id', data_type: 'INTEGER' }, { name: 'course_id', data_type: 'INTEGER' }, { name: 'semester', data_type: 'INTEGER' }, { name: 'section_number', data_type: 'INTEGER' }],
+  },
+  keys: { course: { primaryKey: ['course_id'] }, course_offering: { primaryKey: ['offering_id'], foreignKeys: [{ columns: ['course_id'], references: { table: 'course', columns: ['course_id'] } }] } },
+}; // prettier-ignore
 
 describe('grouping', () => {
   // The GROUP BY.
@@ -12,6 +22,9 @@ describe('grouping', () => {
     // `which`/`each` with nothing computed is a quantifier; a table is not grouped by its own rows.
     { say: 'Which orders were cancelled?', means: '' },
     { say: 'Average quantity per order.', means: '' },
+    // Read as one noun whose head is the rows themselves (`offer`: an offering), the word before
+    // the head is what is grouped by.
+    { say: 'How many courses does each department offer?', on: courses, means: 'course.department' },
   ];
   readingCorpus(EXAMPLES, (_p, plan) => plan?.groupBy ?? null);
 });

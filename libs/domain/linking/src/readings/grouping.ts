@@ -25,7 +25,8 @@ export const grouping: ReadingRule = {
       const qualifierTables = g.qualifiers.flatMap((q) => term(s, q)?.tables.map((x) => x.table) ?? []);
       for (const q of g.qualifiers) use(s, term(s, q));
       for (const qt of qualifierTables) if (qt !== s.source) join(s, qt);
-      const r = groupKey(s, head, qualifierTables[0] ?? null);
+      const own = groupKey(s, head, qualifierTables[0] ?? null);
+      const r = own === undefined || (own && isOwnKey(s, own)) ? (qualifierKey(s, g.qualifiers) ?? own) : own;
       use(s, head);
       if (r === undefined) continue;
       // "Which customers (by name)": the `by` column replaces the entity's key.
@@ -49,10 +50,28 @@ export const grouping: ReadingRule = {
   },
 };
 
+/**
+ * `each department offer` read as one noun whose head is the source's own rows (`offer`: an
+ * offering, the rows of course_offering): the head groups nothing, so the word before it is what
+ * is grouped by (`department`), not a qualifier to drop. Undefined when there is none, or it
+ * groups nothing either.
+ */
+function qualifierKey(s: ReadingState, qualifiers: number[]): Resolved | null | undefined {
+  const last = qualifiers.at(-1);
+  const q = last === undefined ? undefined : term(s, last);
+  // The column the word names best, joined if need be (`department`: course.department, not a loose match in scope).
+  return q && !isTableMention(s, q) ? groupKey(s, q, q.columns[0]?.table ?? null) : undefined;
+}
+
+/** The source's own key on SQL targets: a group per row is no group. */
+function isOwnKey(s: ReadingState, r: Resolved): boolean {
+  const src = s.index.table(s.source ?? '');
+  return !s.schema.streaming && r.table === s.source && !!src && ownKey(src, singular)?.label === r.info.label;
+}
+
 /** A key, once; not the source's own key on SQL targets (a group per row is no group). */
 function addKey(s: ReadingState, r: Resolved): void {
-  const src = s.index.table(s.source ?? '');
-  if (!s.schema.streaming && r.table === s.source && src && ownKey(src, singular)?.label === r.info.label) return;
+  if (isOwnKey(s, r)) return;
   if (!s.groupKeys.some((k) => k.table === r.table && k.info.label === r.info.label)) s.groupKeys.push(r);
 }
 

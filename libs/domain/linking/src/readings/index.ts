@@ -17,6 +17,7 @@ import { projection } from './projection';
 import { quantifiedComparisons } from './quantified-comparisons';
 import { relations } from './relations';
 import { rowComparisons } from './row-comparisons';
+import { rowKeys } from './row-keys';
 import { setComparisons } from './set-comparisons';
 import { sourceTable } from './source-table';
 import type { ReadingRule } from './state';
@@ -55,8 +56,9 @@ export type { ReadingRule, ReadingState } from './state';
  *    `both` before two conditions intersects them once HAVING has placed the conditions said of a
  *    noun (`both ships above 6000 tons and ships below 4000`).
  * 5. Booleans after every other condition, so a yes/no column already used is not read twice.
- * 6. Order and limit, then projection (an aggregate the order sorts on is shown), then the
- *    alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
+ * 6. Order and limit, then projection (an aggregate the order sorts on is shown), then what
+ *    names each row when the request is said per row (`… for each aircraft code`: row keys),
+ *    then the alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
  * 7. Accounting last: the verbs relating two things said, checked against the joins (relations);
  *    terms no reading used (unexplained), and the words read by meaning rather than by spelling
  *    (meaning), which need the final list of used terms.
@@ -91,6 +93,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   // 6. order, shape
   orderLimit,
   projection,
+  rowKeys,
   alphabeticalOrder,
   distinct,
   // 7. accounting

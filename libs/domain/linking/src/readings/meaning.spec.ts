@@ -21,7 +21,7 @@ describe('meaning', () => {
       means: ['power_stations', 'region, count(*)', ['"plants" is read as the table power_stations']],
     },
     // Words said the way the name spells them need no such note.
-    { say: 'the region of each power station', on, means: ['power_stations', 'region', []] },
+    { say: 'the region of each power station', on, means: ['power_stations', 'station_id, region', []] },
   ];
   readingCorpus(EXAMPLES, (p, plan): Said => [plan?.from ?? null, plan?.select ?? null, p.readings]);
 });

@@ -52,7 +52,11 @@ describe('projection', () => {
     { say: 'Show the time and temperature of every reading from device dev-03.', means: ['ts, temperature', []] },
     { say: 'Which orders were cancelled? Give the order id and the product.', means: ['order_id, product', []] },
     { say: 'The 10 most recent orders, newest first: order id and order time.', means: ['order_id, ordered_at', []] },
-    { say: 'Revenue (quantity times unit price) of each order.', means: ['(quantity * unit_price) AS revenue', []] },
+    // Said of each row: the row's key is shown with it (row-keys).
+    {
+      say: 'Revenue (quantity times unit price) of each order.',
+      means: ['order_id, (quantity * unit_price) AS revenue', []],
+    },
     // Grouped: keys, then aggregates, then an aggregate the order sorts on.
     {
       say: 'Number of readings per device, sorted by temperature.',

@@ -29,4 +29,34 @@ describe('time-ranges', () => {
     { say: 'Names of the wines of March 2008.', on: wines, means: 'no time column for "of March 2008"' },
   ];
   readingCorpus(EXAMPLES, (p, plan) => plan?.where || p.doubts.join('; '));
+
+  // Said relative to today: computed the day the query runs, and the turn says how it was read.
+  const RELATIVE: Example<[where: string, reading: string]>[] = [
+    {
+      say: 'Number of orders placed in the last 30 days.',
+      means: [
+        'ordered_at >= today - 30 day',
+        '"placed in the last 30 days" is read as ordered_at from 30 days before today, today being the day the query runs',
+      ],
+    },
+    {
+      say: 'Trips per borough last month.',
+      on: 'taxi',
+      means: [
+        'pickup_ts >= start of month - 1 month AND pickup_ts < start of month',
+        '"last month" is read as pickup_ts from the start of last month until the start of this month, today being the day the query runs',
+      ],
+    },
+    {
+      say: 'How many orders in the past 7 days, inclusive of today?',
+      means: [
+        'ordered_at >= today - 6 day',
+        '"in the past 7 days, inclusive of today" is read as ordered_at from 6 days before today, today being the day the query runs',
+      ],
+    },
+  ];
+  readingCorpus(RELATIVE, (p, plan): [string, string] => [
+    plan?.where ?? '',
+    p.readings.find((r) => r.includes('query runs')) ?? '',
+  ]);
 });

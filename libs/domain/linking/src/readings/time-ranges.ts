@@ -1,12 +1,13 @@
-import type { ValueExpr } from '@nl2p/query-plan';
+import type { RelativeMoment, ValueExpr } from '@nl2p/query-plan';
 import type { ColumnInfo } from '../schema-index';
 import type { TimeRangeLink } from '../types';
 import { doubt, ref } from './lookup';
 import type { ReadingRule, ReadingState, Resolved } from './state';
 
 /**
- * Each date range as conditions on the time column (`>= from`, `< to`); a stream has no range to
- * filter on. Whole years on a table that keeps its years as numbers (`Year`, `Open_Year`) compare
+ * Each date range as conditions on the time column (`>= from`, `< to`), a bound said relative to
+ * today kept relative (`the last 30 days` is computed the day the query runs); a stream has no
+ * range to filter on. Whole years on a table that keeps its years as numbers (`Year`, `Open_Year`) compare
  * as numbers: `in 2004` → `>= 2004 AND < 2005`, `after 2000` → `>= 2001`.
  */
 export const timeRanges: ReadingRule = {
@@ -30,13 +31,36 @@ export const timeRanges: ReadingRule = {
         continue;
       }
       const left: ValueExpr = { kind: 'column', ref: ref(s, s.timeColumn) };
-      if (range.from)
-        s.conditions.push({ kind: 'compare', left, op: '>=', value: { kind: 'timestamp', value: range.from } });
-      if (range.to)
-        s.conditions.push({ kind: 'compare', left, op: '<', value: { kind: 'timestamp', value: range.to } });
+      // Said relative to today: the bound is computed the day the query runs (`CURRENT_DATE - …`).
+      const at = (value: string, relative: RelativeMoment | null | undefined) =>
+        ({ kind: 'timestamp' as const, value, ...(relative ? { relative } : {}) });
+      if (range.from) s.conditions.push({ kind: 'compare', left, op: '>=', value: at(range.from, range.relative?.from) });
+      if (range.to) s.conditions.push({ kind: 'compare', left, op: '<', value: at(range.to, range.relative?.to) });
+      if (range.relative) s.readings.push(relativeReading(range.text, s.timeColumn.info.label, range.relative));
     }
   },
 }; // prettier-ignore
+
+/** `"in the last 30 days" is read as ordered_at from 30 days before today, today being the day the query runs`. */
+function relativeReading(text: string, column: string, r: NonNullable<TimeRangeLink['relative']>): string {
+  const from = r.from ? ` from ${momentWords(r.from)}` : '';
+  const to = r.to ? ` until ${momentWords(r.to)}` : '';
+  return `"${text}" is read as ${column}${from}${to}, today being the day the query runs`;
+}
+
+/** `30 days before today`, `the start of this month`, `the start of the month 6 months before this one`, `2 hours before now`. */
+function momentWords(m: RelativeMoment): string {
+  const units = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const dir = m.amount < 0 ? 'before' : 'after';
+  if (m.start_of) {
+    if (m.amount === 0) return `the start of this ${m.start_of}`;
+    if (m.unit === m.start_of && m.amount === -1) return `the start of last ${m.unit}`;
+    if (m.unit === m.start_of) return `the start of the ${m.start_of} ${units(Math.abs(m.amount), m.unit)} ${dir} this one`;
+    return `${units(Math.abs(m.amount), m.unit)} ${dir} the start of this ${m.start_of}`;
+  }
+  const anchor = ['second', 'minute', 'hour'].includes(m.unit) ? 'now' : 'today';
+  return m.amount === 0 ? anchor : `${units(Math.abs(m.amount), m.unit)} ${dir} ${anchor}`;
+} // prettier-ignore
 
 /** The range's bounds as years when each is the start of a year (`2004-01-01T00:00:00`), else null. */
 function wholeYears(range: TimeRangeLink): { from: number | null; to: number | null } | null {

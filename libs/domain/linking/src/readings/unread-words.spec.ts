@@ -7,7 +7,9 @@ describe('unread-words', () => {
   // A plan that leaves an answer-changing word unread is not conclusive, and says which.
   const EXAMPLES: Example<Said>[] = [
     { say: 'number of orders placed on weekends', means: ['partial', ['"weekends" was not understood']] },
-    { say: 'the ratio of quantity to unit price for each order', means: ['partial', ['"ratio" was not understood']] },
+    { say: 'the growth of the quantity for each order', means: ['partial', ['"growth" was not understood']] },
+    // A ratio whose second side is not said is no ratio link: its word stays unread.
+    { say: 'the ratio of delivered orders', means: ['partial', ['"ratio" was not understood']] },
     { say: 'number of orders per status', means: ['high', []] },
   ];
   readingCorpus(EXAMPLES, (p): Said => [p.confidence, p.doubts.filter((d) => d.endsWith('was not understood'))]);

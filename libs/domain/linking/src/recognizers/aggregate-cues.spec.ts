@@ -26,6 +26,63 @@ describe('aggregate-cues', () => {
     { say: 'The average number of platforms.', on: stations, means: [['average', 'avg', false]] },
     { say: 'How much did each customer spend?', means: [['How much', null, false]] },
     { say: 'The number of readings per device.', means: [['number of', 'count', false]] },
+    // `total` only stresses a count: one count, never a sum beside it.
+    { say: 'What is the total number of orders per customer?', means: [['total number of', 'count', false]] },
+    { say: 'The total count of trips for each vendor.', on: 'taxi', means: [['total count of', 'count', false]] },
+    // ... unless the count is a column's name: the sum of that column.
+    {
+      say: 'The total number of platforms of all stations.',
+      on: stations,
+      means: [['total', 'sum', false]],
+    },
+    {
+      say: 'List the total number of horses on farms.',
+      on: {
+        streaming: false,
+        tables: {
+          farm: [
+            { name: 'Farm_ID', data_type: 'INTEGER' },
+            { name: 'Total_Horses', data_type: 'DOUBLE' },
+          ],
+        },
+      },
+      means: [
+        ['total', 'sum', false],
+        ['number of', 'count', false],
+      ],
+    },
+    {
+      say: 'What is the total number of students enrolled in each course?',
+      on: {
+        streaming: false,
+        tables: {
+          course: [
+            { name: 'course_id', data_type: 'INTEGER' },
+            { name: 'num_enrolled', data_type: 'INTEGER' },
+          ],
+        },
+      },
+      means: [
+        ['total', 'sum', false],
+        ['number of', 'count', false],
+      ],
+    },
+    {
+      say: 'The total count of check-ins for each business.',
+      on: {
+        streaming: false,
+        tables: {
+          checkin: [
+            { name: 'business_id', data_type: 'VARCHAR' },
+            { name: 'count', data_type: 'INTEGER' },
+          ],
+        },
+      },
+      means: [
+        ['total', 'sum', false],
+        ['count', 'count', false],
+      ],
+    },
     // `maximum` is also a superlative: max() or an ordering, as the readings decide.
     {
       say: 'Average temperature and maximum humidity.',

@@ -33,6 +33,16 @@ describe('aggregates', () => {
       means: [['Total', 'sum', '(quantity times unit price)', false, false]],
     },
     { say: 'Revenue per product, where revenue is quantity times unit price.', means: [] },
+    // A list of cues shares what follows the last one.
+    {
+      say: 'The maximum, minimum and average fare.',
+      on: 'taxi',
+      means: [
+        ['maximum', 'max', 'fare', false, false],
+        ['minimum', 'min', 'fare', false, false],
+        ['average', 'avg', 'fare', false, false],
+      ],
+    },
     {
       say: 'Sum of the revenue, where revenue is quantity times unit price.',
       means: [['Sum', 'sum', '(quantity times unit price)', false, false]],

@@ -72,6 +72,11 @@ function targetOf(s: LinkState, c: AggregateCue): Target {
       k = other.end;
       continue;
     }
+    // `the maximum, minimum and average age`: a list of cues shares what follows the last one.
+    if ((w === ',' || w === 'and') && s.aggregateCues.has(k + 1)) {
+      k++;
+      continue;
+    }
     if (w === '(' && s.arithmeticAt.get(k + 1)) {
       k++;
       continue;

@@ -27,6 +27,22 @@ describe('groups', () => {
       ],
     },
     { say: 'Products with a total quantity above 50.', means: [['Products with', 'which', 'Products', []]] },
+    // `across` groups when said of different things, or after a verb asking how a figure varies.
+    {
+      say: 'How does the average fare vary across boroughs?',
+      on: 'taxi',
+      means: [['vary across boroughs', 'across', 'boroughs', []]],
+    },
+    {
+      say: 'Average quantity across different categories.',
+      means: [['across different categories', 'across', 'categories', []]],
+    },
+    { say: 'The total quantity across all orders.', means: [] },
+    {
+      say: 'How does the average fare differ by borough?',
+      on: 'taxi',
+      means: [['differ by borough', 'by', 'borough', []]],
+    },
     // A `by` after a sort verb or a superlative says what to sort on; "each … once" asks for distinct rows.
     { say: 'Customers sorted by name.', means: [] },
     { say: 'The most expensive products by unit price.', means: [] },

@@ -19,7 +19,7 @@ interface GroupCue {
 
 /**
  * Grouping cues and the noun each groups by: `per X`, `for each X`, `by X`, `grouped by X`,
- * `which X`, `X-wise`, `devices whose average …` (the head of a compound: `country` in `customer
+ * `which X`, `X-wise`, `across different X` (`how does it vary across X`), `devices whose average …` (the head of a compound: `country` in `customer
  * country`, with `customer` as its qualifier), carried over a list (`per vendor and borough`).
  * A `by` after a sort verb (`sorted by age`), or after a superlative (`the most expensive
  * products by unit price`), says what to sort on: an order, not a group.
@@ -33,7 +33,7 @@ export const groups: LinkRule = {
       if (clauseGroup(s, i) || wiseGroup(s, i)) continue;
       const said = groupCueAt(s, i);
       if (!said) continue;
-      i = said.at;
+      i = Math.max(i, said.at);
       groupAt(s, said, hasSuperlative);
     }
   },
@@ -46,14 +46,41 @@ function groupCueAt(s: LinkState, i: number): GroupCue | null {
   // The span starts at `each`: `for` stays a little word.
   if ((w === 'for' || w === 'in') && (next === 'each' || next === 'every'))
     return { cue: `${w} ${next}`, at: i + 1, from: i + 2 };
-  if (w === 'by' && !['(', 'and'].includes(next)) return { cue: 'by', at: i, from: i + 1 };
+  if (w === 'by' && !['(', 'and'].includes(next))
+    return { cue: 'by', at: SPREAD_VERBS.has(norm(s, i - 1)) ? i - 1 : i, from: i + 1 };
   if (w === 'grouped' || w === 'broken' || w === 'split') {
     if (next === 'by') return { cue: 'grouped by', at: i, from: i + 2 };
     if (next === 'down' && norm(s, i + 2) === 'by') return { cue: 'grouped by', at: i, from: i + 3 };
     return null;
   }
   if ((w === 'which' || w === 'what') && !s.taken.has(i + 1)) return { cue: 'which', at: i, from: i + 1 };
+  // `vary across courses`: the verb right before the cue is read with it.
+  const at = SPREAD_VERBS.has(norm(s, i - 1)) ? i - 1 : i;
+  if (w === 'across' && acrossGroups(s, i)) return { cue: 'across', at, from: ACROSS_KINDS.has(next) ? i + 2 : i + 1 };
   return null;
+}
+
+/** `across different courses`, `across each region`: one figure per course (not `across all stores`, a total). */
+const ACROSS_KINDS = new Set(['different', 'various', 'distinct', 'individual']);
+/** Verbs that ask how a figure is spread: `how does the ratio vary across courses`. */
+export const SPREAD_VERBS = new Set([
+  'vary',
+  'varies',
+  'differ',
+  'differs',
+  'compare',
+  'compares',
+  'distributed',
+  'spread',
+]);
+
+/** The verb that asks how the figure spreads is read with the group (taken): it names no data. */
+function acrossGroups(s: LinkState, i: number): boolean {
+  const next = norm(s, i + 1);
+  const verb = s.tokens.slice(Math.max(0, i - 4), i).find((t) => SPREAD_VERBS.has(t.norm));
+  if (verb && next !== 'all') s.taken.add(verb.i);
+  if (ACROSS_KINDS.has(next) || next === 'each' || next === 'every') return true;
+  return next !== 'all' && verb !== undefined;
 }
 
 /**

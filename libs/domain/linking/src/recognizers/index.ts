@@ -1,5 +1,6 @@
 import { aggregateCues } from './aggregate-cues';
 import { equalNumbers } from './equal-numbers';
+import { eventVerbs } from './event-verbs';
 import { orderOf } from './order-of';
 import { aggregates } from './aggregates';
 import { arithmetic } from './arithmetic';
@@ -20,6 +21,8 @@ import { oneAnswer } from './one-answer';
 import { operators } from './operators';
 import { projection } from './projection';
 import { quantifiedComparisons } from './quantified-comparisons';
+import { ratioCues } from './ratio-cues';
+import { ratios } from './ratios';
 import { relationVerbs } from './relation-verbs';
 import { setComparisons } from './set-comparisons';
 import type { LinkRule } from './rule';
@@ -45,8 +48,9 @@ export type { LinkRule, LinkState } from './rule';
  *    before limits ("the first 10 days"), limits (and ranks said as ordinals, "the second
  *    highest") and the sort direction before comparisons ("top 3" is no value), comparisons before aggregate cues ("at least" is no minimum); text matches
  *    own their quoted text ("containing 'Ha'": the text is no value).
- * 2. Words that are cues, not data: aggregate and superlative cues, then operators (which take
- *    back a cue read at `times`), then distinct words. The terms are matched on what is left.
+ * 2. Words that are cues, not data: aggregate and superlative cues, ratio cues (`ratio of`,
+ *    `percentage of`: no term reads them), then operators (which take back a cue read at
+ *    `times`), then distinct words. The terms are matched on what is left.
  * 3. Terms: everything after reads them.
  * 4. What the terms take part in, each needing the ones before: negation and projection mark
  *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`); aggregates find their
@@ -56,11 +60,14 @@ export type { LinkRule, LinkState } from './rule';
  *    comparisons (`both ships above 6000 tons and ships below 4000`) needs the comparisons
  *    and takes its superlative cue before the orders read it (`below the largest balance` does
  *    not sort), and one with every member of a set (`older than every manager`) takes its
- *    quantifier before groups read `every` as a grouping; groups need the aggregates and comparisons (`products with a total quantity
+ *    quantifier before groups read `every` as a grouping; the sides of a ratio need the terms and
+ *    aggregates, and take their separator before groups read it (`population per area` is no
+ *    grouping); groups need the aggregates and comparisons (`products with a total quantity
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
  *    the explicit direction (or `in order of X` without one), and the one-answer limit (only when no limit was said).
- * 6. Accounting last: what every link covers, then the verbs that relate two things said (which
+ * 6. Accounting last: the verbs of the events time ranges date (`published in 2020`: read with
+ *    the range, once the terms show they name nothing), what every link covers, then the verbs that relate two things said (which
  *    need every other link in place), then the content words left unlinked and the
  *    answer-changing words left unread.
  */
@@ -75,6 +82,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   textMatchCues,
   // 2. cue words that are not data
   aggregateCues,
+  ratioCues,
   operators,
   distinctWords,
   // 3. data
@@ -91,6 +99,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   quantifiedComparisons,
   equalNumbers,
   textMatches,
+  ratios,
   groups,
   // 5. orders
   superlativeOrders,
@@ -99,6 +108,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   orderOf,
   oneAnswer,
   // 6. accounting
+  eventVerbs,
   coverage,
   relationVerbs,
   unlinked,

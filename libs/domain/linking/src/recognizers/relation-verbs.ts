@@ -2,6 +2,7 @@ import { ANSWER_CUES, fillerReason } from '../lexicon';
 import { lemmaOf } from '../lexical/lemmas';
 import { partsOfSpeech, posAt } from '../lexical/pos';
 import type { TermLink } from '../types';
+import { SPREAD_VERBS } from './groups';
 import { norm, slice, type LinkRule, type LinkState } from './rule';
 
 /** How far a verb may stand from the thing it relates, in function words (`authors who have published`). */
@@ -25,6 +26,8 @@ export const relationVerbs: LinkRule = {
       const t = s.tokens[i];
       if (!t || t.kind !== 'word' || s.covered.has(i) || s.defined.has(t.norm)) continue;
       if (fillerReason(t.norm) !== null || ANSWER_CUES.has(t.norm) || ANSWER_CUES.has(lemmaOf(t.norm))) continue;
+      // `how does the ratio vary across courses`: a figure's spread over groups (groups), not a relation.
+      if (SPREAD_VERBS.has(t.norm)) continue;
       if (posAt(tagged, t.start) !== 'VERB') continue;
       const subject = subjectBefore(s, i);
       const object = subject && objectAfter(s, i);

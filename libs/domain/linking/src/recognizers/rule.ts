@@ -1,6 +1,7 @@
 import type { AggregateFn } from '@nl2p/query-plan';
 import type { FoundComparison } from './comparison-cues';
 import type { FoundLimit } from './limits';
+import type { FoundRatioCue } from './ratio-cues';
 import type { FoundTextMatch } from './text-match-cues';
 import type { SchemaIndex } from '../schema-index';
 import type { Token } from '../text';
@@ -14,6 +15,7 @@ import type {
   RelationLink,
   SetComparisonLink,
   QuantifiedComparisonLink,
+  RatioLink,
   Span,
   TextMatchLink,
   TermLink,
@@ -88,6 +90,9 @@ export interface LinkState {
   allOf: AllOfLink[];
   /** Text matches with their text, before their column is known. */
   textMatchCues: FoundTextMatch[];
+  /** `ratio of`, `percentage of`: a figure dividing two parts of the data, before its sides are known. */
+  ratioCues: FoundRatioCue[];
+  ratios: RatioLink[];
   textMatches: TextMatchLink[];
   /** Tokens some link covers: what is left is either filler or unlinked. */
   covered: Set<number>;
@@ -133,6 +138,8 @@ export function newLinkState(text: string, tokens: readonly Token[], index: Sche
     allOf: [],
     textMatchCues: [],
     textMatches: [],
+    ratioCues: [],
+    ratios: [],
     covered: new Set(),
     unlinked: [],
     unread: [],

@@ -4,6 +4,7 @@ import type {
   Condition,
   ExtremePerGroup,
   Literal,
+  MeasureExpr,
   OrderKey,
   Projection,
   QueryPlanInput,
@@ -69,7 +70,17 @@ export function aggregateText(a: Aggregate): string {
   return `${a.fn}(${a.distinct ? 'DISTINCT ' : ''}${a.arg ? exprText(a.arg) : '*'})`;
 }
 
+/** A literal; a moment relative to the run day as the SQL targets compute it (`today - 30 day`, `start of month - 6 month`). */
 function literalText(l: Literal): string {
+  if (l.kind === 'timestamp' && l.relative) {
+    const r = l.relative;
+    const anchor = r.start_of
+      ? `start of ${r.start_of}`
+      : ['second', 'minute', 'hour'].includes(r.unit)
+        ? 'now'
+        : 'today';
+    return r.amount === 0 ? anchor : `${anchor} ${r.amount < 0 ? '-' : '+'} ${Math.abs(r.amount)} ${r.unit}`;
+  }
   return l.kind === 'string' || l.kind === 'timestamp' ? `'${l.value}'` : String(l.value);
 }
 
@@ -113,8 +124,17 @@ function projectionText(p: Projection): string {
   const as = p.alias ? ` AS ${p.alias}` : '';
   if (p.kind === 'value') return exprText(p.expr) + as;
   if (p.kind === 'aggregate') return aggregateText(p.aggregate) + as;
+  if (p.kind === 'measure') return measureText(p.expr) + as;
   return `bucket${as}`;
 }
+
+/** `count(*) FILTER (WHERE rating > 4) / count(*)`: a measure as SQL says a filtered aggregate. */
+function measureText(e: MeasureExpr): string {
+  if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'aggregate') return `${aggregateText(e.aggregate)}${e.filter ? ` FILTER (WHERE ${conditionText(e.filter)})` : ''}`;
+  const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${measureText(x)})` : measureText(x));
+  return `${side(e.left)} ${e.op} ${side(e.right)}`;
+} // prettier-ignore
 
 function orderText(k: OrderKey): string {
   if (k.kind === 'aggregate') return aggregateText(k.aggregate);

@@ -71,7 +71,7 @@ function reAsk(asked: Asked, why: string): NonNullable<Envelope['interrupt']> {
 /** See `ReplyContext.shapeOf`. */
 function shapeOf(plan: QueryPlan | null): 'query' | 'plan' | null {
   if (!plan) return null;
-  const aggregates = plan.select.some((p) => p.kind === 'aggregate');
+  const aggregates = plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure');
   const query = plan.group_by.length > 0 || !!plan.time_bucket || !!plan.window || (aggregates && !!plan.where);
   return query ? 'query' : 'plan';
 }

@@ -1,6 +1,15 @@
 import { conditionOf, describeMeaning, type Resolution } from '@nl2p/envelope';
 import type { LinkSchema } from '@nl2p/linking';
-import type { ColumnRef, Condition, OrderKey, Projection, QueryPlan, ValueExpr } from '@nl2p/query-plan';
+import type {
+  Aggregate,
+  ColumnRef,
+  Condition,
+  MeasureExpr,
+  OrderKey,
+  Projection,
+  QueryPlan,
+  ValueExpr,
+} from '@nl2p/query-plan';
 
 /**
  * The session's resolutions as names the linker reads like any other: a word the person explained
@@ -162,8 +171,15 @@ export function resolvePlan(plan: QueryPlan, names: ReadonlyMap<string, Resoluti
         return c;
     }
   };
+  const aggregate = (a: Aggregate): Aggregate => ({ ...a, arg: a.arg && expr(a.arg) });
+  const measure = (e: MeasureExpr): MeasureExpr => {
+    if (e.kind === 'number') return e;
+    if (e.kind === 'arith') return { ...e, left: measure(e.left), right: measure(e.right) };
+    return { ...e, aggregate: aggregate(e.aggregate), ...(e.filter ? { filter: cond(e.filter) } : {}) };
+  };
   const projection = (p: Projection): Projection => {
     if (p.kind === 'bucket') return p;
+    if (p.kind === 'measure') return { ...p, expr: measure(p.expr) };
     if (p.kind === 'aggregate') {
       const arg = p.aggregate.arg;
       const r = arg?.kind === 'column' ? virtualOf(arg.ref) : undefined;

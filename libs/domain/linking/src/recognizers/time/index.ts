@@ -1,5 +1,6 @@
 import type { Token } from '../../text';
 import type { TimeGroupLink, TimeRangeLink } from '../../types';
+import { boundPhrases, bounds } from './bounds';
 import { calendar } from './calendar';
 import { dates } from './dates';
 import { newGroupScan, type GroupParser } from './group-scan';
@@ -25,9 +26,20 @@ const GROUP_PARSERS: readonly GroupParser[] = [windows, periods];
  * Ranges: years said as years first (`in the year 2020` is not this year, `after 2005` is no
  * date of chrono's); relative ones and quarters before chrono (which reads `last week` and `Q1`
  * its own way); chrono's parts, then the ranges made of two parts before the single dates (a date
- * inside `between 12:00 and 18:00 on 1 March` belongs to the range).
+ * inside `between 12:00 and 18:00 on 1 March` belongs to the range). What is said of a range's
+ * bounds after it (`excluding the current month`, `inclusive of today`, `exclusive`) is kept from
+ * every other parser first (its `today` is no range), and read into the range it follows last.
  */
-const RANGE_PARSERS: readonly RangeParser[] = [years, relative, quarters, calendar, partRanges, dates];
+const RANGE_PARSERS: readonly RangeParser[] = [
+  boundPhrases,
+  years,
+  relative,
+  quarters,
+  calendar,
+  partRanges,
+  dates,
+  bounds,
+];
 
 /**
  * Time grouping: `per hour`, `daily`, `every 10 seconds`, `10-minute buckets`, `per 15 minutes`,

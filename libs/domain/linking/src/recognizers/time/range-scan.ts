@@ -1,3 +1,4 @@
+import type { TimeUnit } from '@nl2p/query-plan';
 import type { Token } from '../../text';
 import type { TimeRangeLink } from '../../types';
 import { range } from '../rule';
@@ -24,6 +25,19 @@ export interface RangeScan {
   readonly parts: Part[];
   /** Parts a parser has made into a range already. */
   readonly usedParts: Set<Part>;
+  /** What is said of a range's bounds (`excluding the current month`), kept from the other parsers (bounds). */
+  readonly boundWords: BoundWords[];
+}
+
+/** Words said of the bounds of the range before them (bounds). */
+export interface BoundWords {
+  /** The first token after the range they follow (a comma or bracket before them included). */
+  start: number;
+  tokens: number[];
+  /** `excluding the current month`: the unit of the period left out. */
+  leaveOutCurrent: TimeUnit | null;
+  includeToday: boolean;
+  exclusive: boolean;
 }
 
 export type RangeParser = (scan: RangeScan) => void;
@@ -43,11 +57,21 @@ export function newRangeScan(
     out: [],
     parts: [],
     usedParts: new Set(),
+    boundWords: [],
   };
 }
 
-/** Adds the range [from, to) said over the tokens `idx`, which it owns from now on. */
-export function pushRange(scan: RangeScan, idx: number[], from: Moment | null, to: Moment | null): void {
+/**
+ * Adds the range [from, to) said over the tokens `idx`, which it owns from now on; `relative`:
+ * the same bounds said relative to today (computed again the day the query runs).
+ */
+export function pushRange(
+  scan: RangeScan,
+  idx: number[],
+  from: Moment | null,
+  to: Moment | null,
+  relative?: TimeRangeLink['relative'],
+): void {
   const s = Math.min(...idx);
   const e = Math.max(...idx) + 1;
   scan.out.push({
@@ -57,6 +81,7 @@ export function pushRange(scan: RangeScan, idx: number[], from: Moment | null, t
       text: scan.text.slice(scan.tokens[s]?.start ?? 0, scan.tokens[e - 1]?.end ?? 0),
       from: from ? formatMoment(from) : null,
       to: to ? formatMoment(to) : null,
+      ...(relative ? { relative } : {}),
       hint: [],
     },
     tokens: idx,

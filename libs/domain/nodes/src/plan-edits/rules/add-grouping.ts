@@ -13,7 +13,7 @@ export const addGrouping: EditRule = {
   apply(plan, clause, ctx) {
     const group = clause.links.groups[0];
     if (!group || clause.links.groups.length > 1) return null;
-    if (!plan.select.some((p) => p.kind === 'aggregate')) return null;
+    if (!plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure')) return null;
     const term = clause.links.terms.find((t) => t.id === group.term);
     const named = term && columnNamed(plan, term, ctx);
     if (!named) return null;
@@ -23,7 +23,7 @@ export const addGrouping: EditRule = {
       return { plan, change: `it is grouped by ${named.column} already; nothing changed` };
     }
     // The new group column goes after those shown already, before the aggregates.
-    const firstAggregate = joined.select.findIndex((p) => p.kind === 'aggregate');
+    const firstAggregate = joined.select.findIndex((p) => p.kind === 'aggregate' || p.kind === 'measure');
     const select = [...joined.select];
     select.splice(firstAggregate, 0, { kind: 'value', expr: { kind: 'column', ref: named.ref }, alias: null });
     return {

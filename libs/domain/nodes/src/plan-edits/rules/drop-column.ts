@@ -1,3 +1,4 @@
+import { measureParts } from '@nl2p/query-plan';
 import type { EditRule } from '../edit';
 import { firstColumn } from '../clause-words';
 import { allOf, columnOfCondition, conjuncts, exprReads, sameColumn } from '../plan-walk';
@@ -21,7 +22,9 @@ export const dropColumn: EditRule = {
     const reads = (p: (typeof plan.select)[number]) =>
       p.kind === 'value'
         ? exprReads(plan, p.expr, named.ref)
-        : p.kind === 'aggregate' && exprReads(plan, p.aggregate.arg, named.ref);
+        : p.kind === 'aggregate'
+          ? exprReads(plan, p.aggregate.arg, named.ref)
+          : p.kind === 'measure' && measureParts(p.expr).some((m) => exprReads(plan, m.aggregate.arg, named.ref));
     const filter = /\b(filter|condition|threshold|where)\b/i.test(clause.text);
     if (!filter && plan.select.some(reads)) {
       const select = plan.select.filter((p) => !reads(p));

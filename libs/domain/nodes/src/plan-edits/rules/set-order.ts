@@ -48,7 +48,7 @@ function timeKey(plan: QueryPlan, tables: Record<string, { name: string; data_ty
   const time = (tables[plan.source] ?? []).find((c) => classifyType(c.data_type) === 'time');
   if (!time) return null;
   const ref: ColumnRef = { column: time.name };
-  const grouped = plan.group_by.length > 0 || plan.select.some((p) => p.kind === 'aggregate');
+  const grouped = plan.group_by.length > 0 || plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure');
   if (!grouped) return { kind: 'value', expr: { kind: 'column', ref } };
   if (plan.group_by.some((g) => sameColumn(plan, g, ref))) return { kind: 'value', expr: { kind: 'column', ref } };
   return { kind: 'aggregate', aggregate: { fn: 'max', arg: { kind: 'column', ref }, distinct: false } };
@@ -59,7 +59,7 @@ function columnKey(plan: QueryPlan, ref: ColumnRef | null): OrderKey | null {
   if (!ref) return null;
   const aggregate = plan.select.find((p) => p.kind === 'aggregate' && exprReads(plan, p.aggregate.arg, ref));
   if (aggregate?.kind === 'aggregate') return { kind: 'aggregate', aggregate: aggregate.aggregate };
-  const grouped = plan.group_by.length > 0 || plan.select.some((p) => p.kind === 'aggregate');
+  const grouped = plan.group_by.length > 0 || plan.select.some((p) => p.kind === 'aggregate' || p.kind === 'measure');
   if (grouped && !plan.group_by.some((g) => sameColumn(plan, g, ref))) return null;
   return { kind: 'value', expr: { kind: 'column', ref } };
 }
