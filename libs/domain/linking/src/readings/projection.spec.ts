@@ -79,7 +79,7 @@ describe('projection', () => {
     { say: 'Find the papers which have "Olin Shivers" as an author.', on: papers, means: ['papers.title', []] },
     // A table listed that the source refers to by its key is shown by its name, joined.
     {
-      say: 'Show the order status of each order and the corresponding customer.',
+      say: 'Show the order status of all orders and the corresponding customer.',
       on: names,
       means: ['order_status, customers.customer_name', []],
     },
