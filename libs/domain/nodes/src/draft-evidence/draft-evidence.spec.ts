@@ -1,5 +1,7 @@
 import { linkRequest, type LinkSchema } from '@nl2p/linking';
 import { QueryPlan, type QueryPlanInput } from '@nl2p/query-plan';
+// The linker's fixtures hold the demo, taxi and cars schemas as their catalogs present them.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { carsSchema, demoSchema, taxiSchema } from '../../../linking/src/testing/fixtures';
 import { readRequest } from '../reading';
 import { groundModelPlan, groundModelSql, requestEvidence, wordsOfTurn } from './index';
