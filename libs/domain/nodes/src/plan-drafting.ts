@@ -123,7 +123,13 @@ export async function draftFromPlan(
     const asked = slots.question?.trim();
     if (asked && !revision) return { kind: 'question', interrupt: openQuestion(asked) };
     const drafted = slotsToPlan(slots, schema.tables, profile.streaming);
-    const grounded = groundDraftedPlan(drafted, request, schema, reading, e);
+    // A repair (no feedback) may keep what the draft it repairs kept, judged against the turn's
+    // words when it was made, and what the check that sent it back quotes of the person's words
+    // (`kept temperature > 30 beside the new 35, which the feedback replaces`): the feedback
+    // itself is gone from the envelope by then.
+    const said =
+      revision?.feedback ?? (revision ? [revision.previous, revision.error].filter(Boolean).join(' . ') : null);
+    const grounded = groundDraftedPlan(drafted, request, schema, reading, e, said);
     // A repair cannot ask: it takes the removal, said as assumptions, instead.
     if (grounded.kind === 'ask' && !revision) return { kind: 'question', interrupt: openQuestion(grounded.question) };
     candidates.push({ plan: grounded.draft, from: 'model', assumptions: grounded.assumptions });
@@ -170,11 +176,13 @@ function groundDraftedPlan(
   schema: LinkSchema,
   reading: Reading,
   e: Envelope,
+  alsoSaid: string | null,
 ): GroundedDraft<QueryPlanInput> {
   const parsed = QueryPlan.safeParse(drafted);
   if (!parsed.success) return { kind: 'kept', draft: drafted, assumptions: [] };
-  // Answers and feedback are the person's words too: a condition they ask for is evidenced.
-  const links = linkRequest(wordsOfTurn({ ...e, request }), schema);
+  // Answers and feedback are the person's words too: a condition they ask for is evidenced (the
+  // feedback a revision answers, `35 would be better`, is the revision's, not yet the envelope's).
+  const links = linkRequest(wordsOfTurn({ ...e, request, feedback: alsoSaid ?? e.feedback }), schema);
   const evidence = requestEvidence(links, schema, reading, readingResolutions(e));
   return groundModelPlan(parsed.data, evidence, links, schema);
 }
