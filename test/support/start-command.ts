@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ROOT, freePort } from '@nl2p/testing';
+import { ROOT, freePort, freePortBlock } from '@nl2p/testing';
 
 /** True while something accepts connections on the gateway port. */
 async function listening(port: number): Promise<boolean> {
@@ -46,7 +46,8 @@ export class StartCommandRun {
     timeoutMs = 150_000,
     { built = false }: { built?: boolean } = {},
   ): Promise<StartCommandRun> {
-    const [port, redisPort] = await Promise.all([freePort(), freePort()]);
+    // The gateway's port and, after it, one metrics port per worker (apps/start/src/metrics-ports.ts).
+    const [port, redisPort] = await Promise.all([freePortBlock(6), freePort()]);
     const run = new StartCommandRun(
       port,
       redisPort,

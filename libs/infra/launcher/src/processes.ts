@@ -34,6 +34,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+function portBindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The first of `count` consecutive free ports, for a launcher that numbers its services' ports
+ * from one base (the gateway, then each worker's metrics). Taken below Linux's ephemeral range
+ * (32768 and up): a port there that is free now can be handed to any outgoing connection a
+ * moment later, which is how a worker once found its metrics port taken.
+ */
+export async function freePortBlock(
+  count: number,
+  pickBase = (): number => 20_000 + Math.floor(Math.random() * (12_000 - count)),
+  attempts = 50,
+): Promise<number> {
+  for (let i = 0; i < attempts; i++) {
+    const base = pickBase();
+    const free = await Promise.all(Array.from({ length: count }, (_, k) => portBindable(base + k)));
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found between 20000 and 32000`);
+}
+
 /** One built service running as its own OS process, as in production. */
 export class ServiceProcess {
   private child: ChildProcess | null = null;
