@@ -1554,6 +1554,7 @@ export interface components {
                 distinct: boolean;
             };
             filter?: components["schemas"]["PlanCondition"] | null;
+            all_groups?: boolean;
         } | {
             /** @constant */
             kind: "number";

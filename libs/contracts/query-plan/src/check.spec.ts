@@ -274,6 +274,12 @@ describe('checkPlan: measures (figures computed from aggregates)', () => {
     ]);
   }); // prettier-ignore
 
+  it('refuses an average of all groups (averages do not add up)', () => {
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: col('status') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') } }, right: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') }, all_groups: true } } }] } as QueryPlanInput)).toEqual([
+      'avg(quantity) of all groups cannot be made of each group\'s (only count, sum, min and max add up); compute it per group',
+    ]);
+  }); // prettier-ignore
+
   it('refuses a filtered measure beside the rows holding each group\'s extreme', () => {
     expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: col('customer_id') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: count(shipped), right: count() } }], extreme_per_group: { per: [{ column: 'customer_id' }], by: col('quantity'), extreme: 'max' } } as QueryPlanInput)).toEqual([
       "'count(*) of the rows filtered / count(*)' filters its aggregates, which cannot stand beside the rows holding each group's extreme; filter the rows (where) instead",

@@ -19,7 +19,8 @@ export function describeAggregate(a: Aggregate): string {
 /** `count(*) where … / count(*)`: a measure in messages, each filtered aggregate marked. */
 export function describeMeasure(e: MeasureExpr): string {
   if (e.kind === 'number') return String(e.value);
-  if (e.kind === 'aggregate') return `${describeAggregate(e.aggregate)}${e.filter ? ' of the rows filtered' : ''}`;
+  if (e.kind === 'aggregate')
+    return `${describeAggregate(e.aggregate)}${e.filter ? ' of the rows filtered' : ''}${e.all_groups ? ' of all groups' : ''}`;
   const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${describeMeasure(x)})` : describeMeasure(x));
   return `${side(e.left)} ${e.op} ${side(e.right)}`;
 }

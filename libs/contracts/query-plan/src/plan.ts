@@ -212,18 +212,24 @@ export type HavingCondition = z.infer<typeof HavingCondition>;
  * A figure computed from aggregates: a ratio (`count of rated above 4 / count of rated below 4`),
  * a share (`100 * count of Italian / count`), a margin (`(sum(amount) - sum(tax)) / sum(amount)`).
  * Each aggregate is taken over the rows its `filter` keeps (all the plan's rows without one), so
- * two parts of one set can be compared in one row per group. Division is real division, and a
- * division by zero is NULL on every target.
+ * two parts of one set can be compared in one row per group; with `all_groups`, over the rows of
+ * every group (count, sum, min, max): the whole a group is a share of (`count / count of all`).
+ * Division is real division, and a division by zero is NULL on every target.
  */
 export type MeasureExprOf<A, C> =
-  | { kind: 'aggregate'; aggregate: A; filter?: C | null }
+  | { kind: 'aggregate'; aggregate: A; filter?: C | null; all_groups?: boolean }
   | { kind: 'number'; value: number }
   | { kind: 'arith'; op: ArithmeticOp; left: MeasureExprOf<A, C>; right: MeasureExprOf<A, C> };
 export type MeasureExpr = MeasureExprOf<Aggregate, Condition>;
 export type MeasureExprInput = MeasureExprOf<z.input<typeof Aggregate>, ConditionInput>;
 export const MeasureExpr: z.ZodType<MeasureExpr, MeasureExprInput> = z.lazy(() =>
   z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('aggregate'), aggregate: Aggregate, filter: Condition.nullable().optional() }),
+    z.object({
+      kind: z.literal('aggregate'),
+      aggregate: Aggregate,
+      filter: Condition.nullable().optional(),
+      all_groups: z.boolean().optional(),
+    }),
     z.object({ kind: z.literal('number'), value: z.number().finite() }),
     z.object({ kind: z.literal('arith'), op: ArithmeticOp, left: MeasureExpr, right: MeasureExpr }),
   ]),

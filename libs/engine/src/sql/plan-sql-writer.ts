@@ -135,7 +135,13 @@ export class SelectWriter {
    */
   private measure(e: MeasureExpr, nested = false): string {
     if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
-    if (e.kind === 'aggregate') return this.aggregate(e.aggregate, e.filter ? this.condition(e.filter, true) : null);
+    if (e.kind === 'aggregate') {
+      const each = this.aggregate(e.aggregate, e.filter ? this.condition(e.filter, true) : null);
+      // The whole of every group: the groups' own figures added up (counts and sums), or their extreme.
+      if (!e.all_groups) return each;
+      const over = e.aggregate.fn === 'count' ? 'sum' : e.aggregate.fn;
+      return `${over}(${each}) OVER ()`;
+    }
     const left = this.measure(e.left, true);
     const right = this.measure(e.right, true);
     const safe = e.right.kind === 'number' && e.right.value !== 0;

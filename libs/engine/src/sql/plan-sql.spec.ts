@@ -218,6 +218,12 @@ describe('SQL compiler (DuckDB and PostgreSQL): measures', () => {
     );
   });
 
+  it('takes the whole of every group with a window over the groups\' figures', () => {
+    expect(compile('duckdb', { source: 'orders', select: [{ kind: 'value', expr: col('status') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: count, right: { ...count, all_groups: true } } }] }).sql).toBe(
+      'SELECT status, count(*) / NULLIF(sum(count(*)) OVER (), 0) AS ratio FROM orders GROUP BY status',
+    );
+  }); // prettier-ignore
+
   it('names a plain ratio `ratio`, and another figure by its parts', () => {
     const sum = (column: string) => ({ kind: 'aggregate' as const, aggregate: { fn: 'sum' as const, arg: col(column) } });
     expect(compile('duckdb', { source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '/', left: sum('quantity'), right: count } }] }).sql).toBe(

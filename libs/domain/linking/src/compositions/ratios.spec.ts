@@ -73,6 +73,16 @@ describe('ratios (a composition)', () => {
       on: geography,
       means: ['state_name, (population / area)', '', '', true],
     },
+    // Per group over the whole: the denominator is every group's together.
+    {
+      say: 'the ratio of the number of orders in each category to the total number of orders',
+      means: ['category, count(*) / count(*) OVER ALL', '', 'category', true],
+    },
+    {
+      say: 'What share of the trips did each vendor make?',
+      on: 'taxi',
+      means: ['vendor_name, count(*) / count(*) OVER ALL', '', 'vendor_name', true],
+    },
     // Sides on different tables with nothing joining them: not composed, and the turn says so.
     {
       say: 'the ratio of rivers to states',

@@ -131,7 +131,7 @@ function projectionText(p: Projection): string {
 /** `count(*) FILTER (WHERE rating > 4) / count(*)`: a measure as SQL says a filtered aggregate. */
 function measureText(e: MeasureExpr): string {
   if (e.kind === 'number') return String(e.value);
-  if (e.kind === 'aggregate') return `${aggregateText(e.aggregate)}${e.filter ? ` FILTER (WHERE ${conditionText(e.filter)})` : ''}`;
+  if (e.kind === 'aggregate') return `${aggregateText(e.aggregate)}${e.filter ? ` FILTER (WHERE ${conditionText(e.filter)})` : ''}${e.all_groups ? ' OVER ALL' : ''}`;
   const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${measureText(x)})` : measureText(x));
   return `${side(e.left)} ${e.op} ${side(e.right)}`;
 } // prettier-ignore
