@@ -275,7 +275,7 @@ describe('checkPlan: measures (figures computed from aggregates)', () => {
   }); // prettier-ignore
 
   it('refuses an average of all groups (averages do not add up)', () => {
-    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: col('status') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') } }, right: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') }, all_groups: true } } }] } as QueryPlanInput)).toEqual([
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: col('status') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') } }, right: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') }, all_groups: true } } }] })).toEqual([
       'avg(quantity) of all groups cannot be made of each group\'s (only count, sum, min and max add up); compute it per group',
     ]);
   }); // prettier-ignore
