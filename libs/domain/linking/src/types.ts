@@ -136,6 +136,13 @@ export interface TimeRangeLink extends Span {
   hint: string[];
 }
 
+/** Days of the week said as a condition (`on weekends`, `on Mondays and Wednesdays`): 0 = Sunday … 6 = Saturday. */
+export interface WeekDaysLink extends Span {
+  days: number[];
+  /** The day names, as a column of day names would hold them (`Saturday`, `Sunday`). */
+  names: string[];
+}
+
 /** Time grouping: a bucket (SQL) or a window (streams). */
 export interface TimeGroupLink extends Span {
   unit: TimeUnit;
@@ -281,6 +288,8 @@ export interface Links {
   arithmetic: ArithmeticLink[];
   /** Figures dividing one part of the data by another (`ratio of … to …`, `percentage of … that …`). */
   ratios: RatioLink[];
+  /** Days of the week said as a condition (`on weekends`). */
+  weekDays?: WeekDaysLink[];
   /** `distinct`, `each … once`, `unique` outside a count. */
   distinct: boolean;
   /** Content words (and adjacent runs of them) that link to nothing. */

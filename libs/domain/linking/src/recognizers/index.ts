@@ -33,6 +33,7 @@ import { timeGroups } from './time-groups';
 import { timeRanges } from './time-ranges';
 import { unlinked } from './unlinked';
 import { unread } from './unread';
+import { weekDays } from './week-days';
 
 export type { LinkRule, LinkState } from './rule';
 
@@ -60,7 +61,8 @@ export type { LinkRule, LinkState } from './rule';
  *    not sort), and one with every member of a set (`older than every manager`) takes its
  *    quantifier before groups read `every` as a grouping; the sides of a ratio need the terms and
  *    aggregates, and take their separator before groups read it (`population per area` is no
- *    grouping); groups need the aggregates and comparisons (`products with a total quantity
+ *    grouping); days of the week no term took (`on weekends`) are read before groups take a
+ *    `per`; groups need the aggregates and comparisons (`products with a total quantity
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
  *    the explicit direction (or `in order of X` without one), and the one-answer limit (only when no limit was said).
@@ -97,6 +99,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   equalNumbers,
   textMatches,
   ratios,
+  weekDays,
   groups,
   // 5. orders
   superlativeOrders,

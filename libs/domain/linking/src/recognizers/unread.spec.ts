@@ -6,7 +6,7 @@ describe('unread', () => {
     { say: 'the ratio of delivered orders', means: ['ratio'] },
     // Read by the ratio link: its cue and separator.
     { say: 'the ratio of quantity to unit price for each order', means: [] },
-    { say: 'number of orders placed on weekends', means: ['weekends'] },
+    { say: 'number of orders per weekday', means: ['weekday'] },
     { say: 'orders with a quantity that is the same as the previous order', means: ['same', 'previous'] },
     // Read: an order word beside an order, a time unit beside a time grouping, a preposition
     // that compares with no number, a negation before what it negates.

@@ -56,8 +56,10 @@ export function planText(input: QueryPlanInput | null): PlanText | null {
   };
 }
 
+/** `table.column->field`, a date part as `day_of_week(ordered_at)`. */
 export function refText(r: ColumnRef): string {
-  return [r.table ? `${r.table}.` : '', [r.column, ...(r.path ?? [])].join('->')].join('');
+  const text = [r.table ? `${r.table}.` : '', [r.column, ...(r.path ?? [])].join('->')].join('');
+  return r.part ? `${r.part}(${text})` : text;
 }
 
 export function exprText(e: ValueExpr): string {
