@@ -132,6 +132,13 @@ export interface TimeRangeLink extends Span {
    * runs computes it (null: open), `from` and `to` being those bounds on the day it was read.
    */
   relative?: { from: RelativeMoment | null; to: RelativeMoment | null };
+  /**
+   * Times of day said with no day (`between 9am and 5pm`): the hours of any day, [from, to) in
+   * whole hours, rather than a day the request does not name; `from`/`to` are then null.
+   */
+  hours?: { from: number; to: number };
+  /** Times of day with minutes and no day said (`between 12:30 and 18:00`): read as today, which the request did not say. */
+  dayUnsaid?: boolean;
   /** Verbs or nouns near it that may pick the time column (`placed`, `installed`). */
   hint: string[];
 }

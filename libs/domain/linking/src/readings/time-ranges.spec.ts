@@ -59,4 +59,18 @@ describe('time-ranges', () => {
     plan?.where ?? '',
     p.readings.find((r) => r.includes('query runs')) ?? '',
   ]);
+
+  // Times of day with no day said: the hours of any day; with minutes, a doubt (today was not said).
+  const HOURS: Example<string>[] = [
+    {
+      say: 'How many orders were placed between 9am and 5pm?',
+      means: 'hour(ordered_at) >= 9 AND hour(ordered_at) < 17',
+    },
+    { say: 'Readings between 12:30 and 18:00.', means: '"between 12:30 and 18:00" says no day (read as today)' },
+    {
+      say: 'Readings between 12:00 and 18:00 on 1 March 2024.',
+      means: "ts >= '2024-03-01 12:00:00' AND ts < '2024-03-01 18:00:00'",
+    },
+  ];
+  readingCorpus(HOURS, (p, plan) => p.doubts.find((d) => d.includes('says no day')) ?? plan?.where ?? '');
 });

@@ -30,6 +30,11 @@ export const timeRanges: ReadingRule = {
         doubt(s, `no time column for "${range.text}"`);
         continue;
       }
+      if (range.hours) {
+        hourConditions(s, range.hours, range.text);
+        continue;
+      }
+      if (range.dayUnsaid) doubt(s, `"${range.text}" says no day (read as today)`);
       const left: ValueExpr = { kind: 'column', ref: ref(s, s.timeColumn) };
       // Said relative to today: the bound is computed the day the query runs (`CURRENT_DATE - …`).
       const at = (value: string, relative: RelativeMoment | null | undefined) =>
@@ -40,6 +45,15 @@ export const timeRanges: ReadingRule = {
     }
   },
 }; // prettier-ignore
+
+/** `between 9am and 5pm`: the hour of the time column, on any day; said in the turn's assumptions. */
+function hourConditions(s: ReadingState, hours: { from: number; to: number }, text: string): void {
+  if (!s.timeColumn) return;
+  const left: ValueExpr = { kind: 'column', ref: { ...ref(s, s.timeColumn), part: 'hour' } };
+  s.conditions.push({ kind: 'compare', left, op: '>=', value: { kind: 'number', value: hours.from } });
+  s.conditions.push({ kind: 'compare', left, op: '<', value: { kind: 'number', value: hours.to } });
+  s.readings.push(`"${text}" is read as the time of day on any day (from ${hours.from}:00 to ${hours.to}:00)`);
+}
 
 /** `"in the last 30 days" is read as ordered_at from 30 days before today, today being the day the query runs`. */
 function relativeReading(text: string, column: string, r: NonNullable<TimeRangeLink['relative']>): string {
