@@ -49,7 +49,7 @@ const UNITS: Record<string, 'day' | 'week' | 'month'> = wordTable({
 export const periodsOf: RangeParser = (scan) => {
   for (let i = 0; i < scan.tokens.length; i++) {
     if (scan.taken.has(i)) continue;
-    partOfYear(scan, i) || edgeOfPeriod(scan, i);
+    if (!partOfYear(scan, i)) edgeOfPeriod(scan, i);
   }
 };
 
