@@ -258,8 +258,10 @@ export interface RatioLink extends Span {
   /** What is divided, and what it is divided by (for `percentage of X that …`: X alone, the whole). */
   numerator: RatioSide;
   denominator: RatioSide;
-  /** 100 for a percentage, 1 for a ratio, proportion, share or fraction. */
+  /** 100 for a percentage, 1 for a ratio, proportion, share or fraction (and a difference). */
   scale: 1 | 100;
+  /** `/` for a ratio or share, `-` for a difference (`the difference between the highest and the lowest price`). */
+  op: '/' | '-';
   /** The denominator is said as the whole (`of all restaurants`, `percentage of orders that …`): its conditions hold for both sides. */
   whole: boolean;
   /** The cue words (`ratio of`, `to`): all the link itself consumes; each side's words are read by their own links. */

@@ -51,7 +51,7 @@ export function combineSides(r: RatioLink, num: SideReading, den: SideReading): 
   const split = splitConditions(r, a.conditions, b.conditions);
   const whole = filtered(b.aggregate, split.denominator);
   const right: MeasureExpr = ofWhole && whole.kind === 'aggregate' ? { ...whole, all_groups: true } : whole;
-  const ratio: MeasureExpr = { kind: 'arith', op: '/', left: filtered(a.aggregate, split.numerator), right }; // prettier-ignore
+  const ratio: MeasureExpr = { kind: 'arith', op: r.op, left: filtered(a.aggregate, split.numerator), right }; // prettier-ignore
   const expr: MeasureExpr = r.scale === 100 ? { kind: 'arith', op: '*', left: { kind: 'number', value: 100 }, right: ratio } : ratio; // prettier-ignore
   const select: Projection[] = [...a.plan.select];
   select[a.at] = { kind: 'measure', expr, alias: null };
@@ -188,7 +188,7 @@ function proposalOf(r: RatioLink, plan: QueryPlanInput, num: PlanProposal, den: 
   const unique = <T>(xs: T[], key: (x: T) => string = (x) => JSON.stringify(x)) => [...new Map(xs.map((x) => [key(x), x])).values()];
   const both = (f: (p: PlanProposal) => string[]) => unique([...f(num), ...f(den)]);
   const whole = ofWhole ? ' (all groups together)' : '';
-  const said = `"${r.text}" is read as ${r.scale === 100 ? 'a percentage: 100 times ' : ''}"${r.numerator.text}" divided by "${r.denominator.text}"${whole}`;
+  const said = `"${r.text}" is read as ${r.scale === 100 ? 'a percentage: 100 times ' : ''}"${r.numerator.text}" ${r.op === '-' ? 'minus' : 'divided by'} "${r.denominator.text}"${whole}`;
   const context = moved.length ? [`the condition on ${moved.map((m) => m.replace(/^\./, '')).join(', ')} is read as holding for both sides of the ratio`] : [];
   return {
     ...num,
