@@ -43,6 +43,7 @@ function ref(r: ColumnRef): string {
 function value(e: ValueExpr): string {
   if (e.kind === 'number') return String(e.value);
   if (e.kind === 'column') return ref(e.ref);
+  if (e.kind === 'elapsed') return `${e.unit}s from ${ref(e.from)} to ${ref(e.to)}`;
   return `${value(e.left)} ${e.op} ${value(e.right)}`;
 }
 

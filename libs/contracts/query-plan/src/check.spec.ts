@@ -249,6 +249,16 @@ describe('checkPlan: grouping and order', () => {
   });
 });
 
+describe('checkPlan: elapsed time', () => {
+  it('counts the time between two date or time columns, and refuses another kind of column', () => {
+    const elapsed = (from: string, to: string) => ({ kind: 'elapsed' as const, unit: 'day' as const, from: { column: from }, to: { column: to } });
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: elapsed('ordered_at', 'ordered_at') }] })).toEqual([]);
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'aggregate', aggregate: { fn: 'avg', arg: elapsed('ordered_at', 'status') } }] })).toEqual([
+      "the time from ordered_at to status needs two date or time columns; 'status' is text",
+    ]);
+  }); // prettier-ignore
+});
+
 describe('checkPlan: measures (figures computed from aggregates)', () => {
   const count = (filter?: unknown) => ({
     kind: 'aggregate' as const,

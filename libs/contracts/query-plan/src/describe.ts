@@ -9,6 +9,7 @@ export function describeRef(r: ColumnRef): string {
 export function describe(e: ValueExpr): string {
   if (e.kind === 'number') return String(e.value);
   if (e.kind === 'column') return describeRef(e.ref);
+  if (e.kind === 'elapsed') return `${e.unit}s from ${describeRef(e.from)} to ${describeRef(e.to)}`;
   return `${describe(e.left)} ${e.op} ${describe(e.right)}`;
 }
 
@@ -45,6 +46,7 @@ export function sameRef(a: ColumnRef, b: ColumnRef, source: string): boolean {
 export function columnsOf(e: ValueExpr): ColumnRef[] {
   if (e.kind === 'column') return [e.ref];
   if (e.kind === 'number') return [];
+  if (e.kind === 'elapsed') return [e.from, e.to];
   return [...columnsOf(e.left), ...columnsOf(e.right)];
 }
 

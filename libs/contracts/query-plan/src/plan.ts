@@ -55,16 +55,27 @@ export type ColumnRef = z.infer<typeof ColumnRef>;
 export const ArithmeticOp = z.enum(['+', '-', '*', '/']);
 export type ArithmeticOp = z.infer<typeof ArithmeticOp>;
 
-/** A per-row value: a column (or a part of a date column), a number, or arithmetic over them (`quantity * unit_price`). */
+/** Units an elapsed time is counted in: fixed lengths (a month or a year is not one). */
+export const ElapsedUnit = z.enum(['second', 'minute', 'hour', 'day', 'week']);
+export type ElapsedUnit = z.infer<typeof ElapsedUnit>;
+
+/**
+ * A per-row value: a column (or a part of a date column), a number, arithmetic over them
+ * (`quantity * unit_price`), or the time elapsed from one date or time column to another, as a
+ * number of `unit`s with its fraction (`days from hire_date to termination_date`; negative when
+ * `to` is earlier).
+ */
 export type ValueExpr =
   | { kind: 'column'; ref: ColumnRef }
   | { kind: 'number'; value: number }
-  | { kind: 'arith'; op: ArithmeticOp; left: ValueExpr; right: ValueExpr };
+  | { kind: 'arith'; op: ArithmeticOp; left: ValueExpr; right: ValueExpr }
+  | { kind: 'elapsed'; unit: ElapsedUnit; from: ColumnRef; to: ColumnRef };
 export const ValueExpr: z.ZodType<ValueExpr, ValueExpr> = z.lazy(() =>
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('column'), ref: ColumnRef }),
     z.object({ kind: z.literal('number'), value: z.number().finite() }),
     z.object({ kind: z.literal('arith'), op: ArithmeticOp, left: ValueExpr, right: ValueExpr }),
+    z.object({ kind: z.literal('elapsed'), unit: ElapsedUnit, from: ColumnRef, to: ColumnRef }),
   ]),
 );
 

@@ -1,6 +1,7 @@
 import type { Column } from '@nl2p/envelope';
 import type {
   AggregateFn,
+  ElapsedUnit,
   ArithmeticOp,
   CompareOp,
   QueryPlanInput,
@@ -187,6 +188,17 @@ export interface ArithmeticNode {
   op: ArithmeticOp;
   left: { term: number } | { number: number } | { node: ArithmeticNode };
   right: { term: number } | { number: number };
+  /**
+   * The time from `right` to `left`, in `unit`s (`the number of days between the sale date and
+   * the payment date`), rather than a difference of numbers; `columns`: the two columns when one
+   * word names both (`session duration`: session_start_ts to session_end_ts).
+   */
+  elapsed?: {
+    unit: ElapsedUnit;
+    columns?: { table: string; from: string; to: string };
+    /** The table a side's words name before its column (`payment received date`: payments_received). */
+    tables?: { from?: string; to?: string };
+  };
 }
 
 /** `quantity times unit price`, `fare minus tip`. `defines` = words it names (`revenue`). */

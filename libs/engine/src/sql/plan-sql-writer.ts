@@ -108,10 +108,15 @@ export class SelectWriter {
     if (e.kind === 'column') return col(e.ref);
     // `quantity - (-1)`, not `quantity - -1`.
     if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
+    const d = this.ctx.d;
+    if (e.kind === 'elapsed') {
+      if (!d.elapsed)
+        throw new QueryPlanError(`${d.label} cannot count the time from ${e.from.column} to ${e.to.column}`);
+      return d.elapsed(e.unit, col(e.from), col(e.to));
+    }
     const left = this.value(e.left, col, true);
     const right = this.value(e.right, col, true);
     const safe = e.right.kind === 'number' && e.right.value !== 0;
-    const d = this.ctx.d;
     const text = e.op === '/' && d.divide ? d.divide(left, right, safe) : `${left} ${e.op} ${right}`;
     return nested ? `(${text})` : text;
   }

@@ -255,3 +255,15 @@ describe('SQL compiler (DuckDB and PostgreSQL): moments relative to the day the 
     );
   }); // prettier-ignore
 });
+
+describe('SQL compiler (DuckDB and PostgreSQL): time elapsed', () => {
+  it('counts seconds since the epoch on both sides, with the fraction, in the unit asked', () => {
+    const plan: QueryPlanInput = { source: 'orders', select: [{ kind: 'aggregate', aggregate: { fn: 'avg', arg: { kind: 'elapsed', unit: 'hour', from: { column: 'ordered_at' }, to: { column: 'ordered_at' } } } }] };
+    expect(compile('duckdb', plan).sql).toBe(
+      'SELECT avg((epoch(CAST(ordered_at AS TIMESTAMP)) - epoch(CAST(ordered_at AS TIMESTAMP))) / 3600) AS avg_hours_from_ordered_at_to_ordered_at FROM orders',
+    );
+    expect(compile('postgres', plan).sql).toBe(
+      'SELECT avg((extract(epoch FROM CAST(ordered_at AS timestamp)) - extract(epoch FROM CAST(ordered_at AS timestamp))) / 3600) AS avg_hours_from_ordered_at_to_ordered_at FROM orders',
+    );
+  }); // prettier-ignore
+});

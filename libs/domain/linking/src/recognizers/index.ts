@@ -11,6 +11,7 @@ import { coverage } from './coverage';
 import { direction } from './direction';
 import { directionOrder } from './direction-order';
 import { distinctWords } from './distinct-words';
+import { elapsed } from './elapsed';
 import { groups } from './groups';
 import { limitOrders } from './limit-orders';
 import { limits } from './limits';
@@ -53,7 +54,7 @@ export type { LinkRule, LinkState } from './rule';
  *    `times`), then distinct words. The terms are matched on what is left.
  * 3. Terms: everything after reads them.
  * 4. What the terms take part in, each needing the ones before: negation and projection mark
- *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`); aggregates find their
+ *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`), and the time elapsed between two dates is an arithmetic too (`days between A and B`); aggregates find their
  *    targets among terms and arithmetic; comparisons find their subject among terms and
  *    aggregates, and a number left after a column with no cue is its value (`id 7`); a comparison
  *    with an aggregate (`above the average price`) needs the aggregates
@@ -92,6 +93,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   bothValues,
   projection,
   arithmetic,
+  elapsed,
   aggregates,
   comparisons,
   setComparisons,

@@ -65,6 +65,7 @@ export function refText(r: ColumnRef): string {
 export function exprText(e: ValueExpr): string {
   if (e.kind === 'column') return refText(e.ref);
   if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'elapsed') return `${e.unit}s(${refText(e.from)} -> ${refText(e.to)})`;
   return `(${exprText(e.left)} ${e.op} ${exprText(e.right)})`;
 }
 
