@@ -14,6 +14,15 @@ const wines: LinkSchema = {
   },
 };
 
+/** A year kept as a number in another table than the one listed. */
+const campus: LinkSchema = {
+  streaming: false,
+  tables: {
+    building: [{ name: 'building_id', data_type: 'INTEGER' }, { name: 'Name', data_type: 'VARCHAR' }],
+    Institution: [{ name: 'Institution_id', data_type: 'INTEGER' }, { name: 'building_id', data_type: 'INTEGER' }, { name: 'Founded', data_type: 'INTEGER' }],
+  },
+}; // prettier-ignore
+
 describe('time-ranges', () => {
   // The WHERE a date range makes, or the doubt when it cannot.
   const EXAMPLES: Example<string>[] = [
@@ -27,6 +36,12 @@ describe('time-ranges', () => {
     { say: 'Return the prices of wines produced before 2010.', on: wines, means: 'Year < 2010' },
     { say: 'Names of the wines of 2008.', on: wines, means: 'Year >= 2008 AND Year < 2009' },
     { say: 'Names of the wines of March 2008.', on: wines, means: 'no time column for "of March 2008"' },
+    // The years of a numeric column named right before them (no `year` in its name).
+    {
+      say: 'Names of the buildings with institutions founded after 1990.',
+      on: campus,
+      means: 'Founded >= 1991',
+    },
   ];
   readingCorpus(EXAMPLES, (p, plan) => plan?.where || p.doubts.join('; '));
 

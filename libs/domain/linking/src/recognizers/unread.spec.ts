@@ -20,6 +20,7 @@ describe('unread', () => {
     { say: 'orders in the books or sensors category', means: [] },
     { say: 'orders with a quantity above 5 or in the books category', means: ['or'] },
     { say: 'trips paid by cash or from Brooklyn', on: 'taxi', means: ['or'] },
+    { say: 'orders placed in 2023 or in the books category', means: ['or'] },
     { say: 'either orders or customers', means: ['either'] },
     { say: 'average temperature per hour, with the start of each hour', means: [] },
     { say: 'orders that are not cancelled', means: [] },
