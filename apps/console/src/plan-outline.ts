@@ -43,6 +43,7 @@ function ref(r: ColumnRef): string {
 function value(e: ValueExpr): string {
   if (e.kind === 'number') return String(e.value);
   if (e.kind === 'column') return ref(e.ref);
+  if (e.kind === 'elapsed') return `${e.unit}s from ${ref(e.from)} to ${ref(e.to)}`;
   return `${value(e.left)} ${e.op} ${value(e.right)}`;
 }
 
@@ -58,8 +59,12 @@ function literal(l: Literal): string {
 /** `number of rows where rating > 4 / number of rows`: each filtered aggregate with its condition. */
 function measure(e: MeasureExpr): string {
   if (e.kind === 'number') return String(e.value);
-  if (e.kind === 'aggregate')
-    return e.filter ? `(${aggregate(e.aggregate)} where ${condition(e.filter)})` : aggregate(e.aggregate);
+  if (e.kind === 'aggregate') {
+    const all = e.all_groups ? ' of all groups' : '';
+    return e.filter
+      ? `(${aggregate(e.aggregate)} where ${condition(e.filter)}${all})`
+      : `${aggregate(e.aggregate)}${all}`;
+  }
   const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${measure(x)})` : measure(x));
   return `${side(e.left)} ${e.op} ${side(e.right)}`;
 }

@@ -74,6 +74,9 @@ export function formatExpr(e: ValueExpr): string {
       return String(e.value);
     case 'column':
       return e.ref.table ? `${e.ref.table}.${e.ref.column}` : e.ref.column;
+    // Not a glossary spelling: said in words, for messages only.
+    case 'elapsed':
+      return `${e.unit}s from ${e.from.column} to ${e.to.column}`;
     case 'arith': {
       const side = (child: ValueExpr, right: boolean) => {
         const text = formatExpr(child);

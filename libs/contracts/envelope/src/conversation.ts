@@ -115,5 +115,7 @@ export function describeExpr(e: ValueExpr): string {
       return String(e.value);
     case 'arith':
       return `${describeExpr(e.left)} ${e.op} ${describeExpr(e.right)}`;
+    case 'elapsed':
+      return `${e.unit}s from ${e.from.column} to ${e.to.column}`;
   }
 }

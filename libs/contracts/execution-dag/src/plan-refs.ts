@@ -20,6 +20,7 @@ export type RefMap = (ref: ColumnRef) => ColumnRef;
 export function mapExpr(e: ValueExpr, f: RefMap): ValueExpr {
   if (e.kind === 'column') return { kind: 'column', ref: f(e.ref) };
   if (e.kind === 'number') return e;
+  if (e.kind === 'elapsed') return { ...e, from: f(e.from), to: f(e.to) };
   return { ...e, left: mapExpr(e.left, f), right: mapExpr(e.right, f) };
 }
 

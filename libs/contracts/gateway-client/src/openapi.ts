@@ -1541,6 +1541,25 @@ export interface components {
             op: "+" | "-" | "*" | "/";
             left: components["schemas"]["PlanValue"];
             right: components["schemas"]["PlanValue"];
+        } | {
+            /** @constant */
+            kind: "elapsed";
+            /** @enum {string} */
+            unit: "second" | "minute" | "hour" | "day" | "week";
+            from: {
+                table?: string | null;
+                column: string;
+                path?: string[];
+                /** @enum {string} */
+                part?: "year" | "quarter" | "month" | "week" | "day" | "day_of_week" | "day_of_year" | "hour" | "minute" | "second";
+            };
+            to: {
+                table?: string | null;
+                column: string;
+                path?: string[];
+                /** @enum {string} */
+                part?: "year" | "quarter" | "month" | "week" | "day" | "day_of_week" | "day_of_year" | "hour" | "minute" | "second";
+            };
         };
         PlanMeasure: {
             /** @constant */
@@ -1554,6 +1573,7 @@ export interface components {
                 distinct: boolean;
             };
             filter?: components["schemas"]["PlanCondition"] | null;
+            all_groups?: boolean;
         } | {
             /** @constant */
             kind: "number";

@@ -66,6 +66,13 @@ export class PlanScope {
   valueType(e: ValueExpr): ValueClass {
     if (e.kind === 'number') return 'number';
     if (e.kind === 'column') return this.resolve(e.ref)?.type ?? 'other';
+    if (e.kind === 'elapsed') {
+      for (const r of [e.from, e.to]) {
+        const t = this.resolve(r)?.type ?? 'other';
+        if (t !== 'time' && t !== 'other') this.errors.push(`the time from ${e.from.column} to ${e.to.column} needs two date or time columns; '${describeRef(r)}' is ${t}`);
+      }
+      return 'number';
+    }
     if (e.op === '/' && e.right.kind === 'number' && e.right.value === 0) this.errors.push(`'${describe(e)}' divides by zero`);
     for (const side of [e.left, e.right]) {
       const t = this.valueType(side);
@@ -77,6 +84,7 @@ export class PlanScope {
   normValue(e: ValueExpr): ValueExpr {
     if (e.kind === 'column') return { kind: 'column', ref: this.normRef(e.ref) };
     if (e.kind === 'arith') return { ...e, left: this.normValue(e.left), right: this.normValue(e.right) };
+    if (e.kind === 'elapsed') return { ...e, from: this.normRef(e.from), to: this.normRef(e.to) };
     return e;
   }
 

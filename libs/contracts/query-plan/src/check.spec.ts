@@ -249,6 +249,16 @@ describe('checkPlan: grouping and order', () => {
   });
 });
 
+describe('checkPlan: elapsed time', () => {
+  it('counts the time between two date or time columns, and refuses another kind of column', () => {
+    const elapsed = (from: string, to: string) => ({ kind: 'elapsed' as const, unit: 'day' as const, from: { column: from }, to: { column: to } });
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: elapsed('ordered_at', 'ordered_at') }] })).toEqual([]);
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'aggregate', aggregate: { fn: 'avg', arg: elapsed('ordered_at', 'status') } }] })).toEqual([
+      "the time from ordered_at to status needs two date or time columns; 'status' is text",
+    ]);
+  }); // prettier-ignore
+});
+
 describe('checkPlan: measures (figures computed from aggregates)', () => {
   const count = (filter?: unknown) => ({
     kind: 'aggregate' as const,
@@ -271,6 +281,12 @@ describe('checkPlan: measures (figures computed from aggregates)', () => {
     ]);
     expect(errorsOf({ source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '*', left: num(100), right: num(2) } }] })).toEqual([
       "'100 * 2' computes nothing from the rows; a measure needs at least one aggregate (show a number as a value instead)",
+    ]);
+  }); // prettier-ignore
+
+  it('refuses an average of all groups (averages do not add up)', () => {
+    expect(errorsOf({ source: 'orders', select: [{ kind: 'value', expr: col('status') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') } }, right: { kind: 'aggregate', aggregate: { fn: 'avg', arg: col('quantity') }, all_groups: true } } }] })).toEqual([
+      'avg(quantity) of all groups cannot be made of each group\'s (only count, sum, min and max add up); compute it per group',
     ]);
   }); // prettier-ignore
 

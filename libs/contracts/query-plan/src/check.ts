@@ -140,7 +140,9 @@ class PlanChecker {
     if (e.kind === 'number') return e;
     if (e.kind === 'arith') return { ...e, left: this.measure(e.left, scope, conditions), right: this.measure(e.right, scope, conditions) };
     const filter = e.filter ? conditions.check(e.filter) : null;
-    return { kind: 'aggregate', aggregate: this.aggregate(e.aggregate, scope), ...(filter ? { filter } : {}) };
+    // The whole of every group is a sum of the groups' counts or sums (or their min, max): an average is not.
+    if (e.all_groups && (e.aggregate.fn === 'avg' || e.aggregate.distinct)) this.errors.push(`${describeAggregate(e.aggregate)} of all groups cannot be made of each group's (only count, sum, min and max add up); compute it per group`);
+    return { kind: 'aggregate', aggregate: this.aggregate(e.aggregate, scope), ...(filter ? { filter } : {}), ...(e.all_groups ? { all_groups: true } : {}) };
   } // prettier-ignore
 
   private aggregate(a: Aggregate, scope: PlanScope): Aggregate {

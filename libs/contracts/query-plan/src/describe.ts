@@ -9,6 +9,7 @@ export function describeRef(r: ColumnRef): string {
 export function describe(e: ValueExpr): string {
   if (e.kind === 'number') return String(e.value);
   if (e.kind === 'column') return describeRef(e.ref);
+  if (e.kind === 'elapsed') return `${e.unit}s from ${describeRef(e.from)} to ${describeRef(e.to)}`;
   return `${describe(e.left)} ${e.op} ${describe(e.right)}`;
 }
 
@@ -19,7 +20,8 @@ export function describeAggregate(a: Aggregate): string {
 /** `count(*) where … / count(*)`: a measure in messages, each filtered aggregate marked. */
 export function describeMeasure(e: MeasureExpr): string {
   if (e.kind === 'number') return String(e.value);
-  if (e.kind === 'aggregate') return `${describeAggregate(e.aggregate)}${e.filter ? ' of the rows filtered' : ''}`;
+  if (e.kind === 'aggregate')
+    return `${describeAggregate(e.aggregate)}${e.filter ? ' of the rows filtered' : ''}${e.all_groups ? ' of all groups' : ''}`;
   const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${describeMeasure(x)})` : describeMeasure(x));
   return `${side(e.left)} ${e.op} ${side(e.right)}`;
 }
@@ -44,6 +46,7 @@ export function sameRef(a: ColumnRef, b: ColumnRef, source: string): boolean {
 export function columnsOf(e: ValueExpr): ColumnRef[] {
   if (e.kind === 'column') return [e.ref];
   if (e.kind === 'number') return [];
+  if (e.kind === 'elapsed') return [e.from, e.to];
   return [...columnsOf(e.left), ...columnsOf(e.right)];
 }
 

@@ -55,16 +55,27 @@ export type ColumnRef = z.infer<typeof ColumnRef>;
 export const ArithmeticOp = z.enum(['+', '-', '*', '/']);
 export type ArithmeticOp = z.infer<typeof ArithmeticOp>;
 
-/** A per-row value: a column (or a part of a date column), a number, or arithmetic over them (`quantity * unit_price`). */
+/** Units an elapsed time is counted in: fixed lengths (a month or a year is not one). */
+export const ElapsedUnit = z.enum(['second', 'minute', 'hour', 'day', 'week']);
+export type ElapsedUnit = z.infer<typeof ElapsedUnit>;
+
+/**
+ * A per-row value: a column (or a part of a date column), a number, arithmetic over them
+ * (`quantity * unit_price`), or the time elapsed from one date or time column to another, as a
+ * number of `unit`s with its fraction (`days from hire_date to termination_date`; negative when
+ * `to` is earlier).
+ */
 export type ValueExpr =
   | { kind: 'column'; ref: ColumnRef }
   | { kind: 'number'; value: number }
-  | { kind: 'arith'; op: ArithmeticOp; left: ValueExpr; right: ValueExpr };
+  | { kind: 'arith'; op: ArithmeticOp; left: ValueExpr; right: ValueExpr }
+  | { kind: 'elapsed'; unit: ElapsedUnit; from: ColumnRef; to: ColumnRef };
 export const ValueExpr: z.ZodType<ValueExpr, ValueExpr> = z.lazy(() =>
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('column'), ref: ColumnRef }),
     z.object({ kind: z.literal('number'), value: z.number().finite() }),
     z.object({ kind: z.literal('arith'), op: ArithmeticOp, left: ValueExpr, right: ValueExpr }),
+    z.object({ kind: z.literal('elapsed'), unit: ElapsedUnit, from: ColumnRef, to: ColumnRef }),
   ]),
 );
 
@@ -212,18 +223,24 @@ export type HavingCondition = z.infer<typeof HavingCondition>;
  * A figure computed from aggregates: a ratio (`count of rated above 4 / count of rated below 4`),
  * a share (`100 * count of Italian / count`), a margin (`(sum(amount) - sum(tax)) / sum(amount)`).
  * Each aggregate is taken over the rows its `filter` keeps (all the plan's rows without one), so
- * two parts of one set can be compared in one row per group. Division is real division, and a
- * division by zero is NULL on every target.
+ * two parts of one set can be compared in one row per group; with `all_groups`, over the rows of
+ * every group (count, sum, min, max): the whole a group is a share of (`count / count of all`).
+ * Division is real division, and a division by zero is NULL on every target.
  */
 export type MeasureExprOf<A, C> =
-  | { kind: 'aggregate'; aggregate: A; filter?: C | null }
+  | { kind: 'aggregate'; aggregate: A; filter?: C | null; all_groups?: boolean }
   | { kind: 'number'; value: number }
   | { kind: 'arith'; op: ArithmeticOp; left: MeasureExprOf<A, C>; right: MeasureExprOf<A, C> };
 export type MeasureExpr = MeasureExprOf<Aggregate, Condition>;
 export type MeasureExprInput = MeasureExprOf<z.input<typeof Aggregate>, ConditionInput>;
 export const MeasureExpr: z.ZodType<MeasureExpr, MeasureExprInput> = z.lazy(() =>
   z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('aggregate'), aggregate: Aggregate, filter: Condition.nullable().optional() }),
+    z.object({
+      kind: z.literal('aggregate'),
+      aggregate: Aggregate,
+      filter: Condition.nullable().optional(),
+      all_groups: z.boolean().optional(),
+    }),
     z.object({ kind: z.literal('number'), value: z.number().finite() }),
     z.object({ kind: z.literal('arith'), op: ArithmeticOp, left: MeasureExpr, right: MeasureExpr }),
   ]),

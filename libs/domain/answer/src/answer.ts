@@ -69,7 +69,11 @@ function measureColumn(plan: QueryPlan | null, columns: readonly string[]): numb
 /** An output worth ranking by: an aggregate or arithmetic, not a column shown as it is. */
 function isComputed(p: QueryPlan['select'][number] | undefined): boolean {
   if (!p) return true;
-  return p.kind === 'aggregate' || p.kind === 'measure' || (p.kind === 'value' && p.expr.kind === 'arith');
+  return (
+    p.kind === 'aggregate' ||
+    p.kind === 'measure' ||
+    (p.kind === 'value' && (p.expr.kind === 'arith' || p.expr.kind === 'elapsed'))
+  );
 }
 
 function describeRow(row: readonly unknown[], columns: readonly string[], measure: number | null): string {

@@ -260,7 +260,7 @@ export const REQUEST_VERBS = new Set(
   pay pays paid paying pick picks picked drop drops dropped use uses used travel travels travelled traveled ride rides rode
   charged visit visited create created update updated finish finished open opened sign signed join joined
   leave left rate rated stay stayed work worked live lives lived happen happens become became break broke cause caused
-  run runs ran reach reached hit hits describe describes explain explains`.split(/\s+/),
+  run runs ran reach reached hit hits describe describes explain explains split`.split(/\s+/),
 );
 
 /**

@@ -50,6 +50,7 @@ function linksOf(s: LinkState): Links {
     orders: s.orders,
     arithmetic: s.arithmetic,
     ratios: s.ratios,
+    weekDays: s.weekDays,
     distinct: s.distinct,
     unlinked: s.unlinked,
     unread: s.unread,

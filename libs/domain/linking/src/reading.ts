@@ -91,6 +91,8 @@ function coveringLinks(links: Links): ({ kind: LinkKind; width: number } | undef
     ...links.relations.map((span) => ({ kind: 'relation' as const, span })),
     ...links.textMatches.map((span) => ({ kind: 'text_match' as const, span })),
     ...links.ratios.flatMap((r) => r.cues.map((span) => ({ kind: 'ratio' as const, span }))),
+    // A day of the week is a condition on time, as a range is.
+    ...(links.weekDays ?? []).map((span) => ({ kind: 'time_range' as const, span })),
   ];
   const rank = (k: LinkKind) => (k === 'table' || k === 'column' || k === 'value' ? 0 : LINK_KINDS.indexOf(k));
   const out: ({ kind: LinkKind; width: number } | undefined)[] = links.tokens.map(() => undefined);

@@ -1,6 +1,7 @@
 import type { Column } from '@nl2p/envelope';
 import type {
   AggregateFn,
+  ElapsedUnit,
   ArithmeticOp,
   CompareOp,
   QueryPlanInput,
@@ -132,8 +133,22 @@ export interface TimeRangeLink extends Span {
    * runs computes it (null: open), `from` and `to` being those bounds on the day it was read.
    */
   relative?: { from: RelativeMoment | null; to: RelativeMoment | null };
+  /**
+   * Times of day said with no day (`between 9am and 5pm`): the hours of any day, [from, to) in
+   * whole hours, rather than a day the request does not name; `from`/`to` are then null.
+   */
+  hours?: { from: number; to: number };
+  /** Times of day with minutes and no day said (`between 12:30 and 18:00`): read as today, which the request did not say. */
+  dayUnsaid?: boolean;
   /** Verbs or nouns near it that may pick the time column (`placed`, `installed`). */
   hint: string[];
+}
+
+/** Days of the week said as a condition (`on weekends`, `on Mondays and Wednesdays`): 0 = Sunday … 6 = Saturday. */
+export interface WeekDaysLink extends Span {
+  days: number[];
+  /** The day names, as a column of day names would hold them (`Saturday`, `Sunday`). */
+  names: string[];
 }
 
 /** Time grouping: a bucket (SQL) or a window (streams). */
@@ -173,6 +188,17 @@ export interface ArithmeticNode {
   op: ArithmeticOp;
   left: { term: number } | { number: number } | { node: ArithmeticNode };
   right: { term: number } | { number: number };
+  /**
+   * The time from `right` to `left`, in `unit`s (`the number of days between the sale date and
+   * the payment date`), rather than a difference of numbers; `columns`: the two columns when one
+   * word names both (`session duration`: session_start_ts to session_end_ts).
+   */
+  elapsed?: {
+    unit: ElapsedUnit;
+    columns?: { table: string; from: string; to: string };
+    /** The table a side's words name before its column (`payment received date`: payments_received). */
+    tables?: { from?: string; to?: string };
+  };
 }
 
 /** `quantity times unit price`, `fare minus tip`. `defines` = words it names (`revenue`). */
@@ -249,8 +275,10 @@ export interface RatioLink extends Span {
   /** What is divided, and what it is divided by (for `percentage of X that …`: X alone, the whole). */
   numerator: RatioSide;
   denominator: RatioSide;
-  /** 100 for a percentage, 1 for a ratio, proportion, share or fraction. */
+  /** 100 for a percentage, 1 for a ratio, proportion, share or fraction (and a difference). */
   scale: 1 | 100;
+  /** `/` for a ratio or share, `-` for a difference (`the difference between the highest and the lowest price`). */
+  op: '/' | '-';
   /** The denominator is said as the whole (`of all restaurants`, `percentage of orders that …`): its conditions hold for both sides. */
   whole: boolean;
   /** The cue words (`ratio of`, `to`): all the link itself consumes; each side's words are read by their own links. */
@@ -286,6 +314,8 @@ export interface Links {
   arithmetic: ArithmeticLink[];
   /** Figures dividing one part of the data by another (`ratio of … to …`, `percentage of … that …`). */
   ratios: RatioLink[];
+  /** Days of the week said as a condition (`on weekends`). */
+  weekDays?: WeekDaysLink[];
   /** `distinct`, `each … once`, `unique` outside a count. */
   distinct: boolean;
   /** Content words (and adjacent runs of them) that link to nothing. */

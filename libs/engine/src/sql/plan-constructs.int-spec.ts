@@ -167,6 +167,16 @@ const CASES: Case[] = [
     sql: "SELECT c.country, CAST(count(DISTINCT CASE WHEN c.segment = 'enterprise' THEN o.order_id END) AS DOUBLE PRECISION) / count(DISTINCT o.order_id) FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.country",
   },
   {
+    name: 'each group\'s share of the whole (each category\'s share of the delivered orders)',
+    plan: { source: 'orders', select: [value('category'), { kind: 'measure', expr: { kind: 'arith', op: '/', left: { kind: 'aggregate', aggregate: { fn: 'count' } }, right: { kind: 'aggregate', aggregate: { fn: 'count' }, all_groups: true } } }], where: { kind: 'compare', left: col('status'), op: '=', value: str('delivered') } },
+    sql: "SELECT category, count(*) * 1.0 / (SELECT count(*) FROM orders WHERE status = 'delivered') FROM orders WHERE status = 'delivered' GROUP BY category",
+  },
+  {
+    name: 'the time elapsed between two time columns (days from installation to each reading, per device)',
+    plan: { source: 'sensor_readings', joins: [{ table: 'devices', on: [{ left: { column: 'device_id' }, right: { column: 'device_id' } }] }], select: [value('device_id', 'sensor_readings'), { kind: 'aggregate', aggregate: { fn: 'max', arg: { kind: 'elapsed', unit: 'day', from: { table: 'devices', column: 'installed_at' }, to: { table: 'sensor_readings', column: 'ts' } } } }] },
+    sql: 'SELECT r.device_id, max(extract(epoch FROM (r.ts - d.installed_at)) / 86400.0) FROM sensor_readings r JOIN devices d ON d.device_id = r.device_id GROUP BY r.device_id',
+  },
+  {
     name: 'bounds relative to the day the query runs (before this month, within the last 100 years)',
     plan: { source: 'orders', select: [{ kind: 'aggregate', aggregate: { fn: 'count' } }], where: { kind: 'and', conditions: [{ kind: 'compare', left: col('ordered_at'), op: '<', value: { kind: 'timestamp', value: '2024-01-01 00:00:00', relative: { amount: 0, unit: 'month', start_of: 'month' } } }, { kind: 'compare', left: col('ordered_at'), op: '>=', value: { kind: 'timestamp', value: '2024-01-01 00:00:00', relative: { amount: -100, unit: 'year', start_of: 'year' } } }] } },
     sql: 'SELECT count(*) FROM orders WHERE extract(year FROM ordered_at) * 12 + extract(month FROM ordered_at) < extract(year FROM CURRENT_DATE) * 12 + extract(month FROM CURRENT_DATE) AND extract(year FROM ordered_at) >= extract(year FROM CURRENT_DATE) - 100',

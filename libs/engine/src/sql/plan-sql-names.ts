@@ -73,6 +73,7 @@ export function bucketName(b: TimeBucket | null): string {
 export function describeValue(e: ValueExpr): string {
   if (e.kind === 'number') return e.value < 0 ? `neg_${numberSql(-e.value)}` : numberSql(e.value);
   if (e.kind === 'column') return [...(e.ref.part ? [e.ref.part] : []), e.ref.column, ...(e.ref.path ?? [])].join('_');
+  if (e.kind === 'elapsed') return `${e.unit}s_from_${e.from.column}_to_${e.to.column}`;
   const word = { '+': 'plus', '-': 'minus', '*': 'times', '/': 'per' }[e.op];
   return `${describeValue(e.left)}_${word}_${describeValue(e.right)}`;
 }

@@ -87,7 +87,7 @@ export class RankedRows {
 
 /** Every column the output clauses of a plan read (SELECT, GROUP BY, HAVING, ORDER BY, bucket). */
 function readRefs(plan: QueryPlan, select: readonly Projection[]): ColumnRef[] {
-  const ofValue = (e: ValueExpr): ColumnRef[] => (e.kind === 'column' ? [e.ref] : e.kind === 'arith' ? [...ofValue(e.left), ...ofValue(e.right)] : []);
+  const ofValue = (e: ValueExpr): ColumnRef[] => (e.kind === 'column' ? [e.ref] : e.kind === 'arith' ? [...ofValue(e.left), ...ofValue(e.right)] : e.kind === 'elapsed' ? [e.from, e.to] : []);
   const ofAggregate = (a: Aggregate) => (a.arg ? ofValue(a.arg) : []);
   // A measure's filters are refused beside ranked rows (checkPlan): its aggregates read them.
   const ofMeasure = (e: MeasureExpr): ColumnRef[] => measureParts(e).flatMap((m) => ofAggregate(m.aggregate));

@@ -108,10 +108,15 @@ export class SelectWriter {
     if (e.kind === 'column') return col(e.ref);
     // `quantity - (-1)`, not `quantity - -1`.
     if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
+    const d = this.ctx.d;
+    if (e.kind === 'elapsed') {
+      if (!d.elapsed)
+        throw new QueryPlanError(`${d.label} cannot count the time from ${e.from.column} to ${e.to.column}`);
+      return d.elapsed(e.unit, col(e.from), col(e.to));
+    }
     const left = this.value(e.left, col, true);
     const right = this.value(e.right, col, true);
     const safe = e.right.kind === 'number' && e.right.value !== 0;
-    const d = this.ctx.d;
     const text = e.op === '/' && d.divide ? d.divide(left, right, safe) : `${left} ${e.op} ${right}`;
     return nested ? `(${text})` : text;
   }
@@ -135,7 +140,13 @@ export class SelectWriter {
    */
   private measure(e: MeasureExpr, nested = false): string {
     if (e.kind === 'number') return nested && e.value < 0 ? `(${numberSql(e.value)})` : numberSql(e.value);
-    if (e.kind === 'aggregate') return this.aggregate(e.aggregate, e.filter ? this.condition(e.filter, true) : null);
+    if (e.kind === 'aggregate') {
+      const each = this.aggregate(e.aggregate, e.filter ? this.condition(e.filter, true) : null);
+      // The whole of every group: the groups' own figures added up (counts and sums), or their extreme.
+      if (!e.all_groups) return each;
+      const over = e.aggregate.fn === 'count' ? 'sum' : e.aggregate.fn;
+      return `${over}(${each}) OVER ()`;
+    }
     const left = this.measure(e.left, true);
     const right = this.measure(e.right, true);
     const safe = e.right.kind === 'number' && e.right.value !== 0;

@@ -218,6 +218,12 @@ describe('SQL compiler (DuckDB and PostgreSQL): measures', () => {
     );
   });
 
+  it('takes the whole of every group with a window over the groups\' figures', () => {
+    expect(compile('duckdb', { source: 'orders', select: [{ kind: 'value', expr: col('status') }, { kind: 'measure', expr: { kind: 'arith', op: '/', left: count, right: { ...count, all_groups: true } } }] }).sql).toBe(
+      'SELECT status, count(*) / NULLIF(sum(count(*)) OVER (), 0) AS ratio FROM orders GROUP BY status',
+    );
+  }); // prettier-ignore
+
   it('names a plain ratio `ratio`, and another figure by its parts', () => {
     const sum = (column: string) => ({ kind: 'aggregate' as const, aggregate: { fn: 'sum' as const, arg: col(column) } });
     expect(compile('duckdb', { source: 'orders', select: [{ kind: 'measure', expr: { kind: 'arith', op: '/', left: sum('quantity'), right: count } }] }).sql).toBe(
@@ -246,6 +252,18 @@ describe('SQL compiler (DuckDB and PostgreSQL): moments relative to the day the 
       }),
     ).toBe(
       "SELECT count(*) AS count FROM orders WHERE ordered_at >= (date_trunc('month', CURRENT_DATE) - INTERVAL '6 month') AND ordered_at < date_trunc('month', CURRENT_DATE) AND ordered_at >= (CURRENT_DATE - INTERVAL '6 month') AND ordered_at >= (CURRENT_DATE - INTERVAL '30 day') AND ordered_at >= (CURRENT_TIMESTAMP - INTERVAL '2 hour')",
+    );
+  }); // prettier-ignore
+});
+
+describe('SQL compiler (DuckDB and PostgreSQL): time elapsed', () => {
+  it('counts seconds since the epoch on both sides, with the fraction, in the unit asked', () => {
+    const plan: QueryPlanInput = { source: 'orders', select: [{ kind: 'aggregate', aggregate: { fn: 'avg', arg: { kind: 'elapsed', unit: 'hour', from: { column: 'ordered_at' }, to: { column: 'ordered_at' } } } }] };
+    expect(compile('duckdb', plan).sql).toBe(
+      'SELECT avg((epoch(CAST(ordered_at AS TIMESTAMP)) - epoch(CAST(ordered_at AS TIMESTAMP))) / 3600) AS avg_hours_from_ordered_at_to_ordered_at FROM orders',
+    );
+    expect(compile('postgres', plan).sql).toBe(
+      'SELECT avg((extract(epoch FROM CAST(ordered_at AS timestamp)) - extract(epoch FROM CAST(ordered_at AS timestamp))) / 3600) AS avg_hours_from_ordered_at_to_ordered_at FROM orders',
     );
   }); // prettier-ignore
 });

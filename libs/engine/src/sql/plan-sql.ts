@@ -2,6 +2,7 @@ import type {
   ColumnRef,
   Condition,
   DatePart,
+  ElapsedUnit,
   Literal,
   QueryPlan,
   StreamWindow,
@@ -34,6 +35,8 @@ export interface PlanDialect {
    * `safe` says the divisor is a non-zero number literal.
    */
   divide?(left: string, right: string, safe: boolean): string;
+  /** The time from one date or time to another, in `unit`s with the fraction; absent when the dialect cannot (refused by name). */
+  elapsed?(unit: ElapsedUnit, from: string, to: string): string;
   /** SQL tables: the start of a row's bucket. Throws QueryPlanError when the dialect has no such bucket. */
   bucket?(column: string, bucket: TimeBucket): string;
   /** Streams: the window written inside GROUP BY. */

@@ -1,4 +1,12 @@
-import type { ColumnRef, DatePart, Literal, RelativeMoment, TextMatch, TimeBucket } from '@nl2p/query-plan';
+import type {
+  ColumnRef,
+  DatePart,
+  ElapsedUnit,
+  Literal,
+  RelativeMoment,
+  TextMatch,
+  TimeBucket,
+} from '@nl2p/query-plan';
 import { fullTimestamp, literalSql, quoteIfNeeded, stringLiteral, type PlanDialect } from './plan-sql';
 
 /** Words both SQL targets reserve (a superset is harmless: it only adds quotes). */
@@ -41,6 +49,7 @@ const EXTRACT_FIELD: Record<DatePart, string> = {
 }; // prettier-ignore
 
 const SUB_DAY = new Set<TimeBucket['unit']>(['second', 'minute', 'hour']);
+const ELAPSED_SECONDS: Record<ElapsedUnit, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 };
 
 /**
  * A moment relative to the day the query runs, as both databases compute it: the start of the
@@ -65,6 +74,7 @@ function sqlDialect(
   sizedBucket: (column: string, b: TimeBucket) => string,
   numerator: (left: string) => string,
   datePart: (field: string, column: string) => string,
+  epoch: (column: string) => string,
 ): PlanDialect {
   const identifier = (name: string) => quoteIfNeeded(name, SQL_RESERVED);
   return {
@@ -84,6 +94,9 @@ function sqlDialect(
     datePart: (part, column) => datePart(EXTRACT_FIELD[part], column),
     isNull: (column, negated) => `${column} IS ${negated ? 'NOT ' : ''}NULL`,
     divide: (left, right, safe) => `${numerator(left)} / ${safe ? right : `NULLIF(${right}, 0)`}`,
+    // Seconds since the epoch on both sides (a date at its midnight), so the fraction is kept.
+    elapsed: (unit, from, to) =>
+      `(${epoch(to)} - ${epoch(from)})${unit === 'second' ? '' : ` / ${ELAPSED_SECONDS[unit]}`}`,
     bucket(column, b) {
       const start = b.size === 1 ? `date_trunc('${UNIT_WORD[b.unit]}', ${column})` : sizedBucket(column, b);
       return b.as_date ? `CAST(${start} AS DATE)` : start;
@@ -114,6 +127,8 @@ export const DUCKDB_DIALECT = sqlDialect(
   (left) => left,
   // BIGINT, whole seconds included.
   (field, column) => `extract(${field} FROM ${column})`,
+  // Seconds with their fraction (a DATE is cast: its midnight).
+  (column) => `epoch(CAST(${column} AS TIMESTAMP))`,
 );
 
 /**
@@ -139,4 +154,6 @@ export const POSTGRES_DIALECT = sqlDialect(
     field === 'second'
       ? `CAST(floor(extract(second FROM ${column})) AS integer)`
       : `CAST(extract(${field} FROM ${column}) AS integer)`,
+  // A DATE is cast to its midnight, as on DuckDB (its own epoch would be read in the session's zone).
+  (column) => `extract(epoch FROM CAST(${column} AS timestamp))`,
 );

@@ -247,6 +247,11 @@ describe('veloFlux compiler: refusals, each a sentence', () => {
     expect(() => compile(ratio)).toThrow(/^a figure computed from aggregates \(a ratio or a share\) is not built for veloFlux pipelines/);
   }); // prettier-ignore
 
+  it('refuses the time elapsed between two columns (no such function is compiled for the engine)', () => {
+    const plan: QueryPlanInput = { source: 'vehicle', select: [{ kind: 'value', expr: { kind: 'elapsed', unit: 'second', from: { column: 'seen_at' }, to: { column: 'seen_at' } } }] };
+    expect(() => compile(plan)).toThrow(/^veloFlux cannot count the time from seen_at to seen_at/);
+  }); // prettier-ignore
+
   it.each<[string, string, number, QueryPlanInput, RegExp]>([
     ['a join', 'probe_join_on_create', 400, { source: 'sensor_stream', joins: [{ table: 'vehicle', on: [{ left: { column: 'device_id' }, right: { column: 'vin' } }] }] }, /^veloFlux cannot join streams/],
     ['a hopping window', 'probe_hoppingwindow_create', 400, { source: 'sensor_stream', select: [avgTemp], window: { kind: 'hopping', unit: 'second', size: 60, hop: 10 } }, /^veloFlux has no hopping window; use a sliding window/],

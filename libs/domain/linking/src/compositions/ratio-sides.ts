@@ -37,12 +37,21 @@ export function combineSides(r: RatioLink, num: SideReading, den: SideReading): 
   const a = sidePlan(num);
   const b = sidePlan(den);
   if (typeof a === 'string' || typeof b === 'string') return typeof a === 'string' ? a : (b as string);
-  const apart = differs(a.plan, b.plan, a.rest, b.rest);
+  // `the number of businesses in each state to the total number of businesses`: per group, over the whole.
+  const ofWhole = isGrouped(a.plan) && !isGrouped(b.plan) && b.rest.length === 0;
+  const apart = differs(
+    a.plan,
+    ofWhole ? { ...b.plan, group_by: a.plan.group_by, time_bucket: a.plan.time_bucket } : b.plan,
+    a.rest,
+    ofWhole ? a.rest : b.rest,
+  );
   if (apart) return apart;
   const joins = unionJoins(a.plan, b.plan);
   if (typeof joins === 'string') return joins;
   const split = splitConditions(r, a.conditions, b.conditions);
-  const ratio: MeasureExpr = { kind: 'arith', op: '/', left: filtered(a.aggregate, split.numerator), right: filtered(b.aggregate, split.denominator) }; // prettier-ignore
+  const whole = filtered(b.aggregate, split.denominator);
+  const right: MeasureExpr = ofWhole && whole.kind === 'aggregate' ? { ...whole, all_groups: true } : whole;
+  const ratio: MeasureExpr = { kind: 'arith', op: r.op, left: filtered(a.aggregate, split.numerator), right }; // prettier-ignore
   const expr: MeasureExpr = r.scale === 100 ? { kind: 'arith', op: '*', left: { kind: 'number', value: 100 }, right: ratio } : ratio; // prettier-ignore
   const select: Projection[] = [...a.plan.select];
   select[a.at] = { kind: 'measure', expr, alias: null };
@@ -50,7 +59,7 @@ export function combineSides(r: RatioLink, num: SideReading, den: SideReading): 
   const idle = idleJoins(plan);
   if (idle.length)
     return `joins ${idle.join(', ')}, which no part of the ratio reads (a join may repeat the rows summed)`;
-  return proposalOf(r, plan, num.proposal, den.proposal, split.movedColumns);
+  return proposalOf(r, plan, num.proposal, den.proposal, split.movedColumns, ofWhole);
 }
 
 /**
@@ -88,6 +97,10 @@ function differs(a: QueryPlan, b: QueryPlan, restA: Projection[], restB: Project
   if ([a, b].some((p) => p.having.length || p.set_operations.length || p.extreme_per_group || p.window)) return 'a side holds what a ratio does not combine (HAVING, a set operation, ranked rows or a window)';
   return null;
 } // prettier-ignore
+
+function isGrouped(p: QueryPlan): boolean {
+  return p.group_by.length > 0 || p.time_bucket !== null;
+}
 
 function unionJoins(a: QueryPlan, b: QueryPlan): QueryPlan['joins'] | string {
   const out = [...a.joins];
@@ -171,10 +184,11 @@ function columnsOfCondition(c: Condition): string[] {
 }
 
 /** The composed proposal: trusted only as far as both sides' readings are. */
-function proposalOf(r: RatioLink, plan: QueryPlanInput, num: PlanProposal, den: PlanProposal, moved: string[]): PlanProposal {
+function proposalOf(r: RatioLink, plan: QueryPlanInput, num: PlanProposal, den: PlanProposal, moved: string[], ofWhole: boolean): PlanProposal {
   const unique = <T>(xs: T[], key: (x: T) => string = (x) => JSON.stringify(x)) => [...new Map(xs.map((x) => [key(x), x])).values()];
   const both = (f: (p: PlanProposal) => string[]) => unique([...f(num), ...f(den)]);
-  const said = `"${r.text}" is read as ${r.scale === 100 ? 'a percentage: 100 times ' : ''}"${r.numerator.text}" divided by "${r.denominator.text}"`;
+  const whole = ofWhole ? ' (all groups together)' : '';
+  const said = `"${r.text}" is read as ${r.scale === 100 ? 'a percentage: 100 times ' : ''}"${r.numerator.text}" ${r.op === '-' ? 'minus' : 'divided by'} "${r.denominator.text}"${whole}`;
   const context = moved.length ? [`the condition on ${moved.map((m) => m.replace(/^\./, '')).join(', ')} is read as holding for both sides of the ratio`] : [];
   return {
     ...num,

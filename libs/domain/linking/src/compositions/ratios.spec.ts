@@ -50,6 +50,10 @@ describe('ratios (a composition)', () => {
       on: 'taxi',
       means: ["pu_borough, count(*) FILTER (WHERE payment_type = 'cash') / count(*)", '', 'pu_borough', true],
     },
+    {
+      say: 'the proportion of enterprise customers in each country',
+      means: ["country, count(*) FILTER (WHERE segment = 'enterprise') / count(*)", '', 'country', true],
+    },
     // Measures on each side: their totals over each side's rows.
     {
       say: 'What is the ratio of the population of California to the population of Texas?',
@@ -72,6 +76,30 @@ describe('ratios (a composition)', () => {
       say: 'the ratio of population to area of each state',
       on: geography,
       means: ['state_name, (population / area)', '', '', true],
+    },
+    // Per group over the whole: the denominator is every group's together.
+    {
+      say: 'the ratio of the number of orders in each category to the total number of orders',
+      means: ['category, count(*) / count(*) OVER ALL', '', 'category', true],
+    },
+    {
+      say: 'What share of the trips did each vendor make?',
+      on: 'taxi',
+      means: ['vendor_name, count(*) / count(*) OVER ALL', '', 'vendor_name', true],
+    },
+    // A difference: the same two sides, subtracted; a side naming no data shares the other's noun.
+    {
+      say: 'What is the difference between the highest and the lowest unit price?',
+      means: ['max(unit_price) - min(unit_price)', '', '', true],
+    },
+    {
+      say: 'the difference between the average temperature and the average humidity per device',
+      means: ['device_id, avg(temperature) - avg(humidity)', '', 'device_id', true],
+    },
+    {
+      say: 'the difference between fare and tip of each trip',
+      on: 'taxi',
+      means: ['trip_id, (fare_amt - tipAmt)', '', '', true],
     },
     // Sides on different tables with nothing joining them: not composed, and the turn says so.
     {

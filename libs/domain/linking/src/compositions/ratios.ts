@@ -22,7 +22,9 @@ export const ratios: Composition = {
     const tokens = tokenize(links.text);
     const perRow = rowByRow(links, r, tokens, ctx);
     if (perRow) return perRow;
-    const num = readSide(links.text, tokens, r, r.numerator, ctx);
+    // `the highest and the lowest unit price`: a side that names no data shares the other's last noun.
+    const shared = sharedNoun(links, r, tokens);
+    const num = readSide(links.text, tokens, r, r.numerator, ctx, shared);
     const den = readSide(links.text, tokens, r, r.denominator, ctx);
     const composed = combineSides(r, num, den);
     return typeof composed === 'string' ? withDoubt(ctx.readLinks(links), `"${r.text}": ${composed}`) : composed;
@@ -40,9 +42,11 @@ function readSide(
   r: RatioLink,
   side: RatioSide,
   ctx: CompositionContext,
+  noun = '',
 ): SideReading {
   const lead = side.implied === 'count' ? 'the number of ' : side.implied === 'sum' ? 'the total ' : '';
-  const request = around(text, tokens, r, `${lead}${words(text, tokens, side.start, side.end)}`);
+  const said = `${lead}${words(text, tokens, side.start, side.end)}${noun ? ` ${noun}` : ''}`;
+  const request = around(text, tokens, r, said);
   return { side, request, ...ctx.read(request) };
 }
 
@@ -57,12 +61,19 @@ function rowByRow(links: Links, r: RatioLink, tokens: readonly Token[], ctx: Com
     side.implied === 'sum' &&
     links.terms.filter((t) => t.start >= side.start && t.end <= side.end && !t.tables.length).length === 1;
   if (r.whole || r.scale !== 1 || !bare(r.numerator) || !bare(r.denominator)) return null;
-  const divided = `${words(links.text, tokens, r.numerator.start, r.numerator.end)} divided by ${words(links.text, tokens, r.denominator.start, r.denominator.end)}`; // prettier-ignore
+  const divided = `${words(links.text, tokens, r.numerator.start, r.numerator.end)} ${r.op === '-' ? 'minus' : 'divided by'} ${words(links.text, tokens, r.denominator.start, r.denominator.end)}`; // prettier-ignore
   const { proposal } = ctx.read(around(links.text, tokens, r, divided));
   const select = proposal.plan?.select ?? [];
-  const divides = select.some((p) => p.kind === 'value' && p.expr.kind === 'arith' && p.expr.op === '/');
+  const divides = select.some((p) => p.kind === 'value' && p.expr.kind === 'arith' && p.expr.op === r.op);
   if (!divides || select.some((p) => p.kind !== 'value')) return null;
   return { ...proposal, readings: [...proposal.readings, `"${r.text}" is read row by row, as ${divided}`] };
+}
+
+/** The denominator's last noun when the numerator names no data (`the highest and the lowest unit price`), else ''. */
+function sharedNoun(links: Links, r: RatioLink, tokens: readonly Token[]): string {
+  const inside = (side: RatioSide) => links.terms.filter((t) => t.start >= side.start && t.end <= side.end);
+  const last = inside(r.denominator).at(-1);
+  return inside(r.numerator).length === 0 && last ? words(links.text, tokens, last.start, last.end) : '';
 }
 
 /** The request with the ratio's words replaced by `inner` (an article just before it dropped: `the the number of`). */

@@ -19,6 +19,17 @@ describe('aggregates', () => {
     // Another table's rows counted from the rows that refer to them: each one once.
     { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paperid, count(DISTINCT authorid)' },
     { say: 'What is the number of papers in each venue?', on: scholarSchema(), means: 'venueid, count(*)' },
+    // The time elapsed between two dates is a value like any other: averaged, per group.
+    {
+      say: 'the average number of hours from pickup to dropoff per borough',
+      on: 'taxi',
+      means: 'pu_borough, avg(hours(pickup_ts -> dropoff_ts))',
+    },
+    {
+      say: 'the maximum time between pickup and dropoff in minutes',
+      on: 'taxi',
+      means: 'max(minutes(pickup_ts -> dropoff_ts))',
+    },
   ];
   readingCorpus(EXAMPLES, (_p, plan) => plan?.select ?? null);
 });

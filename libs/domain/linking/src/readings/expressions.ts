@@ -2,13 +2,14 @@ import type { Aggregate, ColumnRef, Condition, ValueExpr } from '@nl2p/query-pla
 import { isKeyColumn, ownKey } from '../schema-index';
 import { singular } from '../text';
 import type { AggregateLink, ArithmeticNode, ComparisonLink, TermLink } from '../types';
-import { doubt, isTableMention, keyFor, ref, resolve, term, ties, use } from './lookup';
+import { doubt, isTableMention, join, keyFor, ref, resolve, term, ties, use } from './lookup';
 import { OPPOSITE, type ReadingState, type Resolved } from './state';
 
 /** The plan's expressions for what the links say: arithmetic, aggregates, comparisons. */
 
 /** The expression an arithmetic says, its terms resolved to numeric columns; null when one is not found. */
 export function exprOf(s: ReadingState, n: ArithmeticNode): ValueExpr | null {
+  if (n.elapsed) return elapsedOf(s, n);
   const side = (x: ArithmeticNode['left']): ValueExpr | null => {
     if ('number' in x) return { kind: 'number', value: x.number };
     if ('node' in x) return exprOf(s, x.node);
@@ -21,6 +22,40 @@ export function exprOf(s: ReadingState, n: ArithmeticNode): ValueExpr | null {
   const left = side(n.left);
   const right = side(n.right);
   return left && right ? { kind: 'arith', op: n.op, left, right } : null;
+}
+
+/**
+ * `the number of days between the sale date and the payment date`: the time from the right
+ * operand's date or time column to the left one's (each joined if need be), or from the start
+ * to the end column one word names both of. Null when a side names no date or time column.
+ */
+function elapsedOf(s: ReadingState, n: ArithmeticNode): ValueExpr | null {
+  const e = n.elapsed;
+  if (!e) return null;
+  if (e.columns) {
+    const { table, from, to } = e.columns;
+    if (!join(s, table)) return null;
+    const ref = (column: string) => (table === s.source ? { column } : { table, column });
+    return { kind: 'elapsed', unit: e.unit, from: ref(from), to: ref(to) };
+  }
+  const side = (x: ArithmeticNode['left'], table?: string) =>
+    'term' in x ? timeColumnOf(s, term(s, x.term), table) : null;
+  const to = side(n.left, e.tables?.to);
+  const from = side(n.right, e.tables?.from);
+  return to && from ? { kind: 'elapsed', unit: e.unit, from, to } : null;
+}
+
+/** The date or time column a term names best (of `table` when its words named one), its table joined when it is not in scope yet. */
+function timeColumnOf(s: ReadingState, t: TermLink | undefined, table?: string): ColumnRef | null {
+  if (!t) return null;
+  const temporal = t.columns
+    .map((c) => ({ c, info: s.index.table(c.table)?.columns.find((x) => x.label === c.label) }))
+    .filter((x) => x.info?.temporal && (!table || x.c.table === table))
+    .sort((a, b) => Number(s.scope.includes(b.c.table)) - Number(s.scope.includes(a.c.table)) || b.c.score - a.c.score);
+  const best = temporal[0];
+  if (!best?.info || !join(s, best.c.table)) return null;
+  use(s, t);
+  return ref(s, { table: best.c.table, info: best.info, score: best.c.score });
 }
 
 /**

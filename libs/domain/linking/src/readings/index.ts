@@ -28,6 +28,7 @@ import { timeRanges } from './time-ranges';
 import { unexplained } from './unexplained';
 import { unreadWords } from './unread-words';
 import { values } from './values';
+import { weekDays } from './week-days';
 
 export type { ReadingRule, ReadingState } from './state';
 
@@ -45,7 +46,8 @@ export type { ReadingRule, ReadingState } from './state';
  *    comparison with an aggregate of a set (`above the average price`) is a row condition too: its
  *    aggregate is the sub-query's, never one the plan shows; so is one with every member of a
  *    set (`older than every manager`). The
- *    time column is found once, before the ranges, buckets and time orders that use it.
+ *    time column is found once, before the ranges, days of the week, buckets and time orders
+ *    that use it.
  * 3. Aggregates before what refers back to them: a bare comparison reads as the one measure
  *    aggregated (elliptical comparisons), grouping groups only when something is computed.
  * 4. Grouping and the time bucket before the aggregate a grouping implies (implicit aggregate),
@@ -77,6 +79,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   textMatches,
   timeColumn,
   timeRanges,
+  weekDays,
   // 3. what is computed
   aggregates,
   ellipticalComparisons,

@@ -88,5 +88,6 @@ function exprLabel(s: ReadingState, e: ValueExpr | null | undefined): string {
       [e.ref.column, ...(e.ref.path ?? [])].join('->'),
     ].join('');
   if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'elapsed') return `${e.unit}s from ${e.from.column} to ${e.to.column}`;
   return `(${exprLabel(s, e.left)} ${e.op} ${exprLabel(s, e.right)})`;
 }

@@ -14,7 +14,10 @@ export const timeColumn: ReadingRule = {
     const L = s.links;
     // Only a request about time has to say which time column it means.
     const needsTime =
-      L.timeRanges.length > 0 || L.timeGroups.length > 0 || L.orders.some((o) => o.key && 'time' in o.key);
+      L.timeRanges.length > 0 ||
+      L.timeGroups.length > 0 ||
+      (L.weekDays?.length ?? 0) > 0 ||
+      L.orders.some((o) => o.key && 'time' in o.key);
     s.timeColumn = needsTime ? sourceTimeColumn(s) : null;
   },
 };

@@ -14,6 +14,15 @@ const wines: LinkSchema = {
   },
 };
 
+/** A year kept as a number in another table than the one listed. */
+const campus: LinkSchema = {
+  streaming: false,
+  tables: {
+    building: [{ name: 'building_id', data_type: 'INTEGER' }, { name: 'Name', data_type: 'VARCHAR' }],
+    Institution: [{ name: 'Institution_id', data_type: 'INTEGER' }, { name: 'building_id', data_type: 'INTEGER' }, { name: 'Founded', data_type: 'INTEGER' }],
+  },
+}; // prettier-ignore
+
 describe('time-ranges', () => {
   // The WHERE a date range makes, or the doubt when it cannot.
   const EXAMPLES: Example<string>[] = [
@@ -27,6 +36,12 @@ describe('time-ranges', () => {
     { say: 'Return the prices of wines produced before 2010.', on: wines, means: 'Year < 2010' },
     { say: 'Names of the wines of 2008.', on: wines, means: 'Year >= 2008 AND Year < 2009' },
     { say: 'Names of the wines of March 2008.', on: wines, means: 'no time column for "of March 2008"' },
+    // The years of a numeric column named right before them (no `year` in its name).
+    {
+      say: 'Names of the buildings with institutions founded after 1990.',
+      on: campus,
+      means: 'Founded >= 1991',
+    },
   ];
   readingCorpus(EXAMPLES, (p, plan) => plan?.where || p.doubts.join('; '));
 
@@ -59,4 +74,18 @@ describe('time-ranges', () => {
     plan?.where ?? '',
     p.readings.find((r) => r.includes('query runs')) ?? '',
   ]);
+
+  // Times of day with no day said: the hours of any day; with minutes, a doubt (today was not said).
+  const HOURS: Example<string>[] = [
+    {
+      say: 'How many orders were placed between 9am and 5pm?',
+      means: 'hour(ordered_at) >= 9 AND hour(ordered_at) < 17',
+    },
+    { say: 'Readings between 12:30 and 18:00.', means: '"between 12:30 and 18:00" says no day (read as today)' },
+    {
+      say: 'Readings between 12:00 and 18:00 on 1 March 2024.',
+      means: "ts >= '2024-03-01 12:00:00' AND ts < '2024-03-01 18:00:00'",
+    },
+  ];
+  readingCorpus(HOURS, (p, plan) => p.doubts.find((d) => d.includes('says no day')) ?? plan?.where ?? '');
 });

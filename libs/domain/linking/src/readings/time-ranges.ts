@@ -1,7 +1,7 @@
 import type { RelativeMoment, ValueExpr } from '@nl2p/query-plan';
-import type { ColumnInfo } from '../schema-index';
+import { isKeyColumn, type ColumnInfo } from '../schema-index';
 import type { TimeRangeLink } from '../types';
-import { doubt, ref } from './lookup';
+import { doubt, isTableMention, join, ref, use } from './lookup';
 import type { ReadingRule, ReadingState, Resolved } from './state';
 
 /**
@@ -19,7 +19,7 @@ export const timeRanges: ReadingRule = {
         continue;
       }
       const years = wholeYears(range);
-      const yearColumn = years && (!s.timeColumn || !s.timeColumn.info.temporal) ? numericYearColumn(s) : null;
+      const yearColumn = years && (!s.timeColumn || !s.timeColumn.info.temporal) ? (namedYearColumn(s, range) ?? numericYearColumn(s)) : null;
       if (years && yearColumn) {
         const left: ValueExpr = { kind: 'column', ref: ref(s, yearColumn) };
         if (years.from !== null) s.conditions.push({ kind: 'compare', left, op: '>=', value: { kind: 'number', value: years.from } });
@@ -30,6 +30,11 @@ export const timeRanges: ReadingRule = {
         doubt(s, `no time column for "${range.text}"`);
         continue;
       }
+      if (range.hours) {
+        hourConditions(s, range.hours, range.text);
+        continue;
+      }
+      if (range.dayUnsaid) doubt(s, `"${range.text}" says no day (read as today)`);
       const left: ValueExpr = { kind: 'column', ref: ref(s, s.timeColumn) };
       // Said relative to today: the bound is computed the day the query runs (`CURRENT_DATE - …`).
       const at = (value: string, relative: RelativeMoment | null | undefined) =>
@@ -40,6 +45,15 @@ export const timeRanges: ReadingRule = {
     }
   },
 }; // prettier-ignore
+
+/** `between 9am and 5pm`: the hour of the time column, on any day; said in the turn's assumptions. */
+function hourConditions(s: ReadingState, hours: { from: number; to: number }, text: string): void {
+  if (!s.timeColumn) return;
+  const left: ValueExpr = { kind: 'column', ref: { ...ref(s, s.timeColumn), part: 'hour' } };
+  s.conditions.push({ kind: 'compare', left, op: '>=', value: { kind: 'number', value: hours.from } });
+  s.conditions.push({ kind: 'compare', left, op: '<', value: { kind: 'number', value: hours.to } });
+  s.readings.push(`"${text}" is read as the time of day on any day (from ${hours.from}:00 to ${hours.to}:00)`);
+}
 
 /** `"in the last 30 days" is read as ordered_at from 30 days before today, today being the day the query runs`. */
 function relativeReading(text: string, column: string, r: NonNullable<TimeRangeLink['relative']>): string {
@@ -74,6 +88,31 @@ function wholeYears(range: TimeRangeLink): { from: number | null; to: number | n
   if (from === undefined || to === undefined || (from === null && to === null)) return null;
   return { from, to };
 }
+
+/**
+ * `institutions founded after 1990`, `branches opened in 2011`: a word right before the years
+ * naming a numeric column (not a key) of any table, joined if need be, is where the years are kept.
+ */
+function namedYearColumn(s: ReadingState, range: TimeRangeLink): Resolved | null {
+  const before = s.links.terms.find(
+    (t) =>
+      t.end === range.start ||
+      (t.end === range.start - 1 && AUXILIARIES.has((s.links.tokens[t.end] ?? '').toLowerCase())),
+  );
+  if (!before || isTableMention(s, before)) return null;
+  for (const c of before.columns) {
+    const info = s.index.table(c.table)?.columns.find((x) => x.label === c.label);
+    // Named by its spelling (`founded`: Founded), not by a meaning (`held` is no `stop`).
+    if (!info?.numeric || isKeyColumn(info) || !SPELLED.has(c.match) || !join(s, c.table)) continue;
+    use(s, before);
+    return { table: c.table, info, score: c.score };
+  }
+  return null;
+}
+
+const SPELLED = new Set(['exact', 'plural', 'stem', 'abbreviation']);
+/** Words between a verb and the years it is dated by (`was founded in`, `were opened after`). */
+const AUXILIARIES = new Set(['was', 'were', 'is', 'are', 'been']);
 
 /** The source's one numeric column said as a year (`Year`, `Open_Year`, `year_founded`), a named one first. */
 function numericYearColumn(s: ReadingState): Resolved | null {

@@ -6,7 +6,10 @@ type Said = [confidence: string, doubts: string[]];
 describe('unread-words', () => {
   // A plan that leaves an answer-changing word unread is not conclusive, and says which.
   const EXAMPLES: Example<Said>[] = [
-    { say: 'number of orders placed on weekends', means: ['partial', ['"weekends" was not understood']] },
+    {
+      say: 'orders with the same quantity as the previous order',
+      means: ['partial', ['"same" was not understood', '"previous" was not understood']],
+    },
     { say: 'the growth of the quantity for each order', means: ['partial', ['"growth" was not understood']] },
     // A ratio whose second side is not said is no ratio link: its word stays unread.
     { say: 'the ratio of delivered orders', means: ['partial', ['"ratio" was not understood']] },

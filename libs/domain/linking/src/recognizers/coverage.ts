@@ -15,6 +15,7 @@ export const coverage: LinkRule = {
       s.orders,
       s.textMatches,
       s.ratios.flatMap((r) => r.cues),
+      s.weekDays,
     ];
     for (const k of [...s.taken, ...cueTokens(s), ...s.distinctAt]) s.covered.add(k);
     for (const list of spans) for (const x of list) for (const k of range(x.start, x.end)) s.covered.add(k);

@@ -12,6 +12,7 @@ import { coverage } from './coverage';
 import { direction } from './direction';
 import { directionOrder } from './direction-order';
 import { distinctWords } from './distinct-words';
+import { elapsed } from './elapsed';
 import { groups } from './groups';
 import { limitOrders } from './limit-orders';
 import { limits } from './limits';
@@ -34,6 +35,7 @@ import { timeGroups } from './time-groups';
 import { timeRanges } from './time-ranges';
 import { unlinked } from './unlinked';
 import { unread } from './unread';
+import { weekDays } from './week-days';
 
 export type { LinkRule, LinkState } from './rule';
 
@@ -53,7 +55,7 @@ export type { LinkRule, LinkState } from './rule';
  *    `times`), then distinct words. The terms are matched on what is left.
  * 3. Terms: everything after reads them.
  * 4. What the terms take part in, each needing the ones before: negation and projection mark
- *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`); aggregates find their
+ *    terms (and `both A and B` the values each row must have, negated ones left out); arithmetic joins them (and defines words, such as `revenue`), and the time elapsed between two dates is an arithmetic too (`days between A and B`); aggregates find their
  *    targets among terms and arithmetic; comparisons find their subject among terms and
  *    aggregates, and a number left after a column with no cue is its value (`id 7`); a comparison
  *    with an aggregate (`above the average price`) needs the aggregates; `both` before two
@@ -62,7 +64,8 @@ export type { LinkRule, LinkState } from './rule';
  *    not sort), and one with every member of a set (`older than every manager`) takes its
  *    quantifier before groups read `every` as a grouping; the sides of a ratio need the terms and
  *    aggregates, and take their separator before groups read it (`population per area` is no
- *    grouping); groups need the aggregates and comparisons (`products with a total quantity
+ *    grouping); days of the week no term took (`on weekends`) are read before groups take a
+ *    `per`; groups need the aggregates and comparisons (`products with a total quantity
  *    above 50`) and add sort keys (`sorted by age`) as the first orders.
  * 5. Orders, in the order the proposer reads them: sort keys (from groups), superlatives, limits,
  *    the explicit direction (or `in order of X` without one), and the one-answer limit (only when no limit was said).
@@ -92,6 +95,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   bothValues,
   projection,
   arithmetic,
+  elapsed,
   aggregates,
   comparisons,
   bothConditions,
@@ -100,6 +104,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   equalNumbers,
   textMatches,
   ratios,
+  weekDays,
   groups,
   // 5. orders
   superlativeOrders,

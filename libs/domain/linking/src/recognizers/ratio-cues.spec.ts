@@ -23,6 +23,7 @@ describe('ratio-cues', () => {
     { say: 'What percentage of orders were returned?', means: [['percentage of', 100, true]] },
     { say: 'the proportion of trips paid by card', on: 'taxi', means: [['proportion of', 1, true]] },
     { say: 'What share of customers are enterprises?', means: [['share of', 1, true]] },
+    { say: 'the difference between the highest and the lowest price', means: [['difference between', 1, false]] },
     // No `of`: not a ratio cue (the word stays for the accounting to report).
     { say: 'Show the ratio for each device.', means: [] },
     { say: 'humidity below 40 percent', means: [] },

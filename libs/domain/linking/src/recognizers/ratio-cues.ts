@@ -13,9 +13,13 @@ export interface FoundRatioCue {
   between: boolean;
   /** A share (`percentage of orders that were returned`): the whole may go unsaid, the numerator's head is it. */
   share: boolean;
+  /** `-` for `the difference between A and B`. */
+  op: '/' | '-';
 }
 
 const RATIO_WORDS = new Set(['ratio', 'ratios']);
+/** `the difference between A and B`: the same two sides, subtracted. */
+const DIFFERENCE_WORDS = new Set(['difference', 'gap']);
 const SHARE_WORDS = wordTable<1 | 100>({
   proportion: 1,
   proportions: 1,
@@ -27,7 +31,8 @@ const SHARE_WORDS = wordTable<1 | 100>({
 
 /**
  * The cues of ratios and shares: `the ratio of`, `the ratio between`, `what percentage of`, `the
- * proportion of`, `the share of`. Owned here so no term reads them (`ratio` is no loose synonym of
+ * proportion of`, `the share of`; and of differences, whose two sides are read alike and
+ * subtracted: `the difference between`. Owned here so no term reads them (`ratio` is no loose synonym of
  * a column); the sides are found once the terms are known (ratios). A cue that begins or ends a
  * column's name (`share of votes` beside `share_of_votes`, `market share` beside `market_share`)
  * names the column.
@@ -37,14 +42,16 @@ export const ratioCues: LinkRule = {
   apply(s) {
     for (let i = 0; i < s.tokens.length; i++) {
       const w = norm(s, i);
-      const ratio = RATIO_WORDS.has(w);
+      const difference = DIFFERENCE_WORDS.has(w);
+      const ratio = RATIO_WORDS.has(w) || difference;
       const scale = SHARE_WORDS[w];
       if ((!ratio && !scale) || s.taken.has(i) || s.taken.has(i + 1)) continue;
       const between = ratio && norm(s, i + 1) === 'between';
-      if (norm(s, i + 1) !== 'of' && !between) continue;
+      // A difference is said between its two sides only (`the difference of …` is not read).
+      if ((norm(s, i + 1) !== 'of' || difference) && !between) continue;
       // `share of votes` beside `share_of_votes`, `market share of Safari` beside `market_share`: the column.
       if (startsColumnName(s.tokens, i, s.index) || endsColumnName(s.tokens, i, s.index)) continue;
-      s.ratioCues.push({ start: i, end: i + 2, scale: scale ?? 1, between, share: !ratio });
+      s.ratioCues.push({ start: i, end: i + 2, scale: scale ?? 1, between, share: !ratio, op: difference ? '-' : '/' });
       take(s, range(i, i + 2));
     }
   },

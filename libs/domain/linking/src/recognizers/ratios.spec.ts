@@ -57,6 +57,10 @@ describe('ratios', () => {
       say: 'What percentage of orders were returned?',
       means: [['orders were returned', 'count', 'orders', 'count', 100, true]],
     },
+    {
+      say: 'the proportion of enterprise customers in each country',
+      means: [['enterprise customers', 'count', 'customers', 'count', 1, true]],
+    },
     // A ratio with no second side is no link (its word stays unread).
     { say: 'What is the ratio of delivered orders?', means: [] },
   ];

@@ -78,13 +78,14 @@ function sidesAround(s: LinkState, cue: FoundRatioCue, weak: boolean): RatioLink
 function shareOfWhole(s: LinkState, cue: FoundRatioCue): RatioLink | null {
   const end = sideEnd(s, cue.end);
   const head = s.terms.find((t) => t.start >= cue.end && t.end <= end && namesTableFirst(t));
-  if (!head || !hasData(s, head.end, end)) return null;
+  // Something said of the head, before it (`enterprise customers`) or after (`orders that were returned`).
+  if (!head || !(hasData(s, cue.end, head.start) || hasData(s, head.end, end))) return null;
   return link(s, cue, side(s, cue.end, end), side(s, head.start, head.end), true, []);
 }
 
 function link(s: LinkState, cue: FoundRatioCue, numerator: RatioSide, denominator: RatioSide, whole: boolean, separators: Span[]): RatioLink {
   const end = Math.max(numerator.end, denominator.end);
-  return { ...span(s, cue.start, end), numerator, denominator, scale: cue.scale, whole, cues: [span(s, cue.start, cue.end), ...separators] };
+  return { ...span(s, cue.start, end), numerator, denominator, scale: cue.scale, op: cue.op, whole, cues: [span(s, cue.start, cue.end), ...separators] };
 } // prettier-ignore
 
 /** The separator's width at `k` (0 when none). */
@@ -158,7 +159,10 @@ function firstWord(s: LinkState, k: number): number {
  * measured).
  */
 function side(s: LinkState, from: number, to: number): RatioSide {
-  const said = s.aggregates.some((a) => a.start >= from && a.start < to && !a.superlative);
+  // A superlative with a function (`the highest`) says the side's aggregate too: max.
+  const said = s.aggregates.some(
+    (a) => a.start >= from && a.start < to && (!a.superlative || a.fn === 'max' || a.fn === 'min'),
+  );
   const compared = new Set(s.comparisons.map((c) => c.subject));
   const first = s.terms.find((t) => t.start >= from && t.end <= to && !namesTableFirst(t));
   const measured = first && !compared.has(first.id) && measureLike(first, s.index);

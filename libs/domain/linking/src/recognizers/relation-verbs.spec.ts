@@ -11,6 +11,15 @@ describe('relation-verbs', () => {
     { say: 'Which venues are associated with the most papers?', on, means: [['associated', 'venues', 'papers']] },
     { say: 'the 5 venues with the most authors associated with them', on, means: [['associated', 'authors', null]] },
     { say: 'names of the restaurants that serve Italian food', on, means: [['serve', 'restaurants', 'Italian']] },
+    // Said again with a pronoun for its subject: the same relation.
+    {
+      say: 'Which authors have published the most papers, by the number of papers they have published?',
+      on,
+      means: [
+        ['published', 'authors', 'papers'],
+        ['published', 'authors', 'papers'],
+      ],
+    },
     // A verb with nothing named after it relates nothing: it stays for the accounting.
     { say: 'Which authors retired?', on, means: [] },
     // A noun is no verb, whatever it sits between.

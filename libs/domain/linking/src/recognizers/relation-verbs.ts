@@ -41,8 +41,24 @@ export const relationVerbs: LinkRule = {
       });
       s.covered.add(i);
     }
+    repeatedVerbs(s);
   },
 };
+
+/**
+ * `which authors have published the most papers, ordered by the number of papers they have
+ * published`: a verb said again (its subject a pronoun, or left out) is the relation already read.
+ */
+function repeatedVerbs(s: LinkState): void {
+  const first = [...s.relations];
+  s.tokens.forEach((t, i) => {
+    if (s.covered.has(i) || t.kind !== 'word') return;
+    const same = first.find((r) => r.start !== i && lemmaOf(r.text.toLowerCase()) === lemmaOf(t.norm));
+    if (!same) return;
+    s.relations.push({ ...same, start: i, end: i + 1, text: slice(s, i, i + 1) });
+    s.covered.add(i);
+  });
+}
 
 const namesData = (t: TermLink | undefined): t is TermLink =>
   !!t && (t.tables.length > 0 || t.columns.length > 0 || t.values.length > 0);

@@ -17,6 +17,7 @@ import type {
   QuantifiedComparisonLink,
   RatioLink,
   Span,
+  WeekDaysLink,
   TextMatchLink,
   TermLink,
   TimeGroupLink,
@@ -93,6 +94,8 @@ export interface LinkState {
   /** `ratio of`, `percentage of`: a figure dividing two parts of the data, before its sides are known. */
   ratioCues: FoundRatioCue[];
   ratios: RatioLink[];
+  /** Days of the week said as a condition (`on weekends`). */
+  weekDays: WeekDaysLink[];
   textMatches: TextMatchLink[];
   /** Tokens some link covers: what is left is either filler or unlinked. */
   covered: Set<number>;
@@ -140,6 +143,7 @@ export function newLinkState(text: string, tokens: readonly Token[], index: Sche
     textMatches: [],
     ratioCues: [],
     ratios: [],
+    weekDays: [],
     covered: new Set(),
     unlinked: [],
     unread: [],

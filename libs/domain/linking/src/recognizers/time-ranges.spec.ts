@@ -55,6 +55,33 @@ describe('time-ranges', () => {
         ],
       },
     ],
+    'periods of': [
+      {
+        say: 'Orders in the first quarter of 2024.',
+        means: [['in the first quarter of 2024', '2024-01-01 00:00:00', '2024-04-01 00:00:00']],
+      },
+      {
+        say: 'Orders in the second half of 2023.',
+        means: [['in the second half of 2023', '2023-07-01 00:00:00', '2024-01-01 00:00:00']],
+      },
+      { say: 'Orders in Q3 of 2023.', means: [['in Q3 of 2023', '2023-07-01 00:00:00', '2023-10-01 00:00:00']] },
+      {
+        say: 'Orders in the last 2 weeks of February 2024.',
+        means: [['in the last 2 weeks of February 2024', '2024-02-16 00:00:00', '2024-03-01 00:00:00']],
+      },
+      {
+        say: 'Orders in the first 10 days of March 2024.',
+        means: [['in the first 10 days of March 2024', '2024-03-01 00:00:00', '2024-03-11 00:00:00']],
+      },
+    ],
+    ago: [
+      // The whole period that many back: 2024-03-15 is a Friday.
+      {
+        say: 'Orders placed 2 years ago.',
+        means: [['placed 2 years ago', '2022-01-01 00:00:00', '2023-01-01 00:00:00']],
+      },
+      { say: 'Readings from 3 days ago.', means: [['3 days ago', '2024-03-12 00:00:00', '2024-03-13 00:00:00']] },
+    ],
     quarters: [
       {
         say: 'Orders placed in Q1 2024.',

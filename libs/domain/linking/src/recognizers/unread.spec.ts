@@ -6,7 +6,7 @@ describe('unread', () => {
     { say: 'the ratio of delivered orders', means: ['ratio'] },
     // Read by the ratio link: its cue and separator.
     { say: 'the ratio of quantity to unit price for each order', means: [] },
-    { say: 'number of orders placed on weekends', means: ['weekends'] },
+    { say: 'number of orders per weekday', means: ['weekday'] },
     { say: 'orders with a quantity that is the same as the previous order', means: ['same', 'previous'] },
     // Read: an order word beside an order, a time unit beside a time grouping, a preposition
     // that compares with no number, a negation before what it negates.
@@ -20,6 +20,7 @@ describe('unread', () => {
     { say: 'orders in the books or sensors category', means: [] },
     { say: 'orders with a quantity above 5 or in the books category', means: ['or'] },
     { say: 'trips paid by cash or from Brooklyn', on: 'taxi', means: ['or'] },
+    { say: 'orders placed in 2023 or in the books category', means: ['or'] },
     { say: 'either orders or customers', means: ['either'] },
     { say: 'average temperature per hour, with the start of each hour', means: [] },
     { say: 'orders that are not cancelled', means: [] },

@@ -60,12 +60,13 @@ function readDisjunction(s: LinkState, i: number): boolean {
   return shared || s.comparisons.some((c) => c.orWithPrevious && c.start > i && c.start <= i + 4);
 }
 
-/** The `or` at `i` stands between two things that are conditions (values, comparisons, text matches), not in a list of what to show. */
+/** The `or` at `i` stands between two things that are conditions (values, comparisons, text matches, dates), not in a list of what to show. */
 function joinsConditions(s: LinkState, i: number): boolean {
   const condition = (start: number, end: number) =>
     s.terms.some((t) => t.values.length && t.start < end && t.end > start) ||
     s.comparisons.some((c) => c.start < end && c.end > start) ||
-    s.textMatches.some((m) => m.start < end && m.end > start);
+    s.textMatches.some((m) => m.start < end && m.end > start) ||
+    s.timeRanges.some((r) => r.start < end && r.end > start);
   return condition(Math.max(0, i - 6), i) && condition(i + 1, i + 7);
 }
 

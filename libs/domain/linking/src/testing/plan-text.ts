@@ -56,13 +56,16 @@ export function planText(input: QueryPlanInput | null): PlanText | null {
   };
 }
 
+/** `table.column->field`, a date part as `day_of_week(ordered_at)`. */
 export function refText(r: ColumnRef): string {
-  return [r.table ? `${r.table}.` : '', [r.column, ...(r.path ?? [])].join('->')].join('');
+  const text = [r.table ? `${r.table}.` : '', [r.column, ...(r.path ?? [])].join('->')].join('');
+  return r.part ? `${r.part}(${text})` : text;
 }
 
 export function exprText(e: ValueExpr): string {
   if (e.kind === 'column') return refText(e.ref);
   if (e.kind === 'number') return String(e.value);
+  if (e.kind === 'elapsed') return `${e.unit}s(${refText(e.from)} -> ${refText(e.to)})`;
   return `(${exprText(e.left)} ${e.op} ${exprText(e.right)})`;
 }
 
@@ -131,7 +134,7 @@ function projectionText(p: Projection): string {
 /** `count(*) FILTER (WHERE rating > 4) / count(*)`: a measure as SQL says a filtered aggregate. */
 function measureText(e: MeasureExpr): string {
   if (e.kind === 'number') return String(e.value);
-  if (e.kind === 'aggregate') return `${aggregateText(e.aggregate)}${e.filter ? ` FILTER (WHERE ${conditionText(e.filter)})` : ''}`;
+  if (e.kind === 'aggregate') return `${aggregateText(e.aggregate)}${e.filter ? ` FILTER (WHERE ${conditionText(e.filter)})` : ''}${e.all_groups ? ' OVER ALL' : ''}`;
   const side = (x: MeasureExpr) => (x.kind === 'arith' ? `(${measureText(x)})` : measureText(x));
   return `${side(e.left)} ${e.op} ${side(e.right)}`;
 } // prettier-ignore

@@ -129,6 +129,7 @@ export function resolvePlan(plan: QueryPlan, names: ReadonlyMap<string, Resoluti
   const expr = (e: ValueExpr): ValueExpr => {
     if (e.kind === 'number') return e;
     if (e.kind === 'arith') return { ...e, left: expr(e.left), right: expr(e.right) };
+    if (e.kind === 'elapsed') return { ...e, from: ref(e.from), to: ref(e.to) };
     const r = virtualOf(e.ref);
     if (r?.means.kind === 'expr') return (use(r), r.means.expr);
     return { kind: 'column', ref: ref(e.ref) };

@@ -53,6 +53,7 @@ export function exprReads(plan: QueryPlan, e: ValueExpr | null, ref: ColumnRef):
   if (!e) return false;
   if (e.kind === 'column') return sameColumn(plan, e.ref, ref);
   if (e.kind === 'arith') return exprReads(plan, e.left, ref) || exprReads(plan, e.right, ref);
+  if (e.kind === 'elapsed') return sameColumn(plan, e.from, ref) || sameColumn(plan, e.to, ref);
   return false;
 }
 

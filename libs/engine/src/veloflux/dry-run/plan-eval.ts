@@ -17,6 +17,8 @@ export function valueOf(row: SampleRow, ref: ColumnRef): unknown {
 function exprValue(row: SampleRow, e: ValueExpr): unknown {
   if (e.kind === 'column') return valueOf(row, e.ref);
   if (e.kind === 'number') return e.value;
+  // Refused by the veloFlux compiler before any dry run.
+  if (e.kind === 'elapsed') return null;
   const [l, r] = [exprValue(row, e.left), exprValue(row, e.right)];
   if (typeof l !== 'number' || typeof r !== 'number') return null;
   if (e.op === '+') return l + r;

@@ -5,6 +5,7 @@ import { calendar } from './calendar';
 import { dates } from './dates';
 import { newGroupScan, type GroupParser } from './group-scan';
 import { partRanges } from './part-ranges';
+import { periodsOf } from './periods-of';
 import { quarters } from './quarters';
 import { newRangeScan, type RangeParser } from './range-scan';
 import { periods } from './periods';
@@ -23,8 +24,10 @@ import { years } from './years';
 const GROUP_PARSERS: readonly GroupParser[] = [windows, periods];
 
 /**
- * Ranges: years said as years first (`in the year 2020` is not this year, `after 2005` is no
- * date of chrono's); relative ones and quarters before chrono (which reads `last week` and `Q1`
+ * Ranges: parts of a named period first (`the first quarter of 2024`, `the last 2 weeks of
+ * February 2024`: chrono would read the period alone, the relative parser `last 2 weeks` as the
+ * past two); years said as years (`in the year 2020` is not this year, `after 2005` is no date of
+ * chrono's); relative ones and quarters before chrono (which reads `last week` and `Q1`
  * its own way); chrono's parts, then the ranges made of two parts before the single dates (a date
  * inside `between 12:00 and 18:00 on 1 March` belongs to the range). What is said of a range's
  * bounds after it (`excluding the current month`, `inclusive of today`, `exclusive`) is kept from
@@ -32,6 +35,7 @@ const GROUP_PARSERS: readonly GroupParser[] = [windows, periods];
  */
 const RANGE_PARSERS: readonly RangeParser[] = [
   boundPhrases,
+  periodsOf,
   years,
   relative,
   quarters,

@@ -29,6 +29,7 @@ export const relative: RangeParser = (scan) => {
     if (scan.taken.has(i)) continue;
     const w = tokens[i]?.norm ?? '';
     if (w === 'last' || w === 'past' || w === 'previous') past(scan, i);
+    else if (tokens[i + 2]?.norm === 'ago') ago(scan, i);
     else if (w === 'today' || w === 'yesterday') {
       const back = w === 'today' ? 0 : -1;
       said(scan, [i], { amount: back, unit: 'day' }, { amount: back + 1, unit: 'day' });
@@ -66,6 +67,25 @@ function past(scan: RangeScan, i: number): void {
   else if (unit === 'week') said(scan, idx, { amount: -7, unit: 'day' }, { amount: 0, unit: 'day' });
   else if (unit === 'day') said(scan, idx, { amount: -1, unit: 'day' }, { amount: 0, unit: 'day' });
   else said(scan, idx, { amount: -1, unit, start_of: unit }, { amount: 0, unit, start_of: unit });
+}
+
+/**
+ * `2 years ago`, `3 days ago`: the whole period that many back (the calendar year two years
+ * before this one, the day three days before today); `a week ago`: the week (from Monday).
+ */
+function ago(scan: RangeScan, i: number): void {
+  const { tokens } = scan;
+  const n = numberOf(tokens[i]) ?? (['a', 'an', 'one'].includes(tokens[i]?.norm ?? '') ? 1 : null);
+  const unit = RELATIVE_UNITS[singular(tokens[i + 1]?.norm ?? '')];
+  if (n === null || !unit || n < 1 || !Number.isInteger(n)) return;
+  const idx = [i, i + 1, i + 2];
+  const start_of = unit === 'second' || unit === 'minute' ? undefined : unit;
+  said(
+    scan,
+    idx,
+    { amount: -n, unit, ...(start_of ? { start_of } : {}) },
+    { amount: 1 - n, unit, ...(start_of ? { start_of } : {}) },
+  );
 }
 
 /** The range [from, to) said over `idx`, relative to today and as it is today. */
