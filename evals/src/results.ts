@@ -28,6 +28,9 @@ export class ResultDb {
       enable_external_access: 'false',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
+      // One thread: rows that tie on an ORDER BY then come back in the same order on every run, so
+      // an answer does not flip between match and miss from one eval run to the next.
+      threads: '1',
     });
     const connection: DuckDBConnection = await (await this.instance).connect();
     const timer = setTimeout(() => connection.interrupt(), this.timeoutMs);
