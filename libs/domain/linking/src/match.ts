@@ -14,6 +14,7 @@ import {
   TEMPORAL_PARTS,
   TIME_WORDS,
 } from './lexicon';
+import { SUPERLATIVES } from './recognizers/superlatives';
 import { looksTemporal, type ColumnInfo, type Reading, type SchemaIndex } from './schema-index';
 import { quotedSpans, singular, stem, type Token } from './text';
 import type { ColumnCandidate, MatchKind, Meaning, TableCandidate, TermLink, ValueCandidate } from './types';
@@ -251,10 +252,15 @@ function candidatesFor(
   }
   const tables: TableCandidate[] = [];
   const columns: ColumnCandidate[] = [];
-  // A request verb names a table or column only when it is that name outright (`returns`, `logs`).
+  // A request verb names a table or column only when it is that name outright (`returns`, `logs`);
+  // ranked by a superlative (`highest-rated`, `best selling`, `most visited`) it is an attribute
+  // and meets one by its dictionary form too (`rating`, `sales`, `visits`).
   const verb = single && REQUEST_VERBS.has(first);
+  const attribute = verb && !!SUPERLATIVES[tokens[start - 1]?.norm ?? ''];
   const accept = (m: ReadingMatch | null) =>
-    !!m && m.score >= (single ? MIN_SINGLE : MIN_MULTI) && (!verb || m.kind === 'exact' || m.kind === 'plural');
+    !!m &&
+    m.score >= (single ? MIN_SINGLE : MIN_MULTI) &&
+    (!verb || m.kind === 'exact' || m.kind === 'plural' || (attribute && m.kind === 'stem'));
   // `check-ins`, `e-mail`: a phrase glued by hyphens is also said as one word (`checkin`, `email`).
   const glued = span.length > 1 && span.slice(1).every((t) => t.joined) ? [words.join('')] : null;
   const bestReading = (readings: readonly Reading[]) => {

@@ -1,5 +1,5 @@
 import { linkCorpus, type Example } from '../testing/corpus';
-import type { TermLink } from '../types';
+import type { LinkSchema, TermLink } from '../types';
 
 /** [words, what the best candidate is]. */
 type Term = [words: string, names: string];
@@ -12,6 +12,15 @@ const named = (t: TermLink): string => {
   ].sort((a, b) => b.s - a.s)[0];
   return best?.n ?? '';
 };
+
+const restaurants: LinkSchema = {
+  streaming: false,
+  tables: { restaurant: [{ name: 'id', data_type: 'INTEGER' }, { name: 'name', data_type: 'VARCHAR' }, { name: 'rating', data_type: 'REAL' }] },
+}; // prettier-ignore
+const museums: LinkSchema = {
+  streaming: false,
+  tables: { museums: [{ name: 'museum_id', data_type: 'INTEGER' }, { name: 'name', data_type: 'VARCHAR' }, { name: 'visits', data_type: 'INTEGER' }] },
+}; // prettier-ignore
 
 describe('terms', () => {
   const EXAMPLES: Example<Term[]>[] = [
@@ -44,6 +53,25 @@ describe('terms', () => {
         ['vendor', 'column trips.vendor_name'],
       ],
     },
+    // A request verb ranked by a superlative is an attribute, met by its dictionary form.
+    {
+      say: 'the highest-rated restaurant',
+      on: restaurants,
+      means: [
+        ['rated', 'column restaurant.rating'],
+        ['restaurant', 'table restaurant'],
+      ],
+    },
+    {
+      say: 'the most visited museums',
+      on: museums,
+      means: [
+        ['visited', 'column museums.visits'],
+        ['museums', 'table museums'],
+      ],
+    },
+    // Elsewhere it is the verb of the request, not a column spelled like it.
+    { say: 'restaurants rated by guests', on: restaurants, means: [['restaurants', 'table restaurant']] },
     // The words of cues and numbers are not read as data.
     { say: 'average temperature above 30', means: [['temperature', 'column sensor_readings.temperature']] },
   ];
