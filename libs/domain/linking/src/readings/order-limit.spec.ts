@@ -64,6 +64,11 @@ describe('order-limit', () => {
     },
     // A table after a superlative, ungrouped: a measure of it, never its key as a number.
     { say: 'the trip with the fewest drivers', on: 'taxi', means: ['', 1, 0, 'nothing to sort "fewest" on'] },
+    // `top N` with no other order ranks by the measure said right after it; with none, a doubt.
+    { say: 'the top 3 expensive trips', on: 'taxi', means: ['fare_amt desc', 3, 0, null] },
+    { say: 'the bottom 2 expensive orders', means: ['unit_price asc', 2, 0, null] },
+    { say: 'the top 3 trips', on: 'taxi', means: ['', 3, 0, 'nothing to rank "top 3" by'] },
+    { say: 'the first 3 trips', on: 'taxi', means: ['', 3, 0, null] },
     // A count said of a figure each row holds ranks the rows by it; nothing is summed.
     {
       say: 'List the names of companies by ascending number of sales.',

@@ -1,4 +1,5 @@
 import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
+import { CONCEPTS } from '../lexicon';
 import type { AggregateLink, OrderLink } from '../types';
 import { aggregateOf, exprOf } from './expressions';
 import { column, doubt, isTableMention, ref, resolve, term, use } from './lookup';
@@ -41,11 +42,39 @@ function sortOrder(s: ReadingState): void {
   if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
   const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
   const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
-  if (!orderSpec && !(limit && s.aggregates.length)) return;
+  if (!orderSpec && !(limit && s.aggregates.length)) {
+    rankedByLimit(s);
+    return;
+  }
   const key = orderKey(s, orderSpec ?? null);
   if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
   else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
   if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+}
+
+/**
+ * `top 3 expensive rooms`, `the bottom 5 slow trips`: a limit said with a ranking word and no
+ * other order ranks by the measure said right after it, in that measure's direction (`top` alone:
+ * descending). With none, `top 3` of unsorted rows would be any three: a doubt, not a bare LIMIT.
+ */
+function rankedByLimit(s: ReadingState): void {
+  const limited = s.links.orders.find((o) => o.limit !== null);
+  const word = limited ? (s.links.tokens[limited.start] ?? '').toLowerCase() : '';
+  if (!limited || (word !== 'top' && word !== 'bottom')) return;
+  const after = s.links.terms.find((t) => t.start === limited.end && !isTableMention(s, t));
+  const measure = after && resolve(s, after, { numeric: true });
+  if (!after || !measure) {
+    doubt(s, `nothing to rank "${limited.text}" by`);
+    return;
+  }
+  use(s, after);
+  const concept = CONCEPTS.get(after.text.toLowerCase())?.direction;
+  const direction = word === 'bottom' ? flip(concept ?? 'desc') : (concept ?? 'desc');
+  s.orderBy.push({ key: measureKey(s, null, { kind: 'column', ref: ref(s, measure) }), direction });
+}
+
+function flip(d: 'asc' | 'desc'): 'asc' | 'desc' {
+  return d === 'asc' ? 'desc' : 'asc';
 }
 
 /** What the order `o` sorts on: its aggregate, arithmetic, time, term or hinted column, else the first aggregate. */
