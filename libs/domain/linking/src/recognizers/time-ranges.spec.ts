@@ -120,6 +120,11 @@ describe('time-ranges', () => {
     years: [
       { say: 'Orders placed in 2023.', means: [['placed in 2023', '2023-01-01 00:00:00', '2024-01-01 00:00:00']] },
       { say: 'Customers since 2019.', means: [['since 2019', '2019-01-01 00:00:00', null]] },
+      // The year named as one, its preposition before it.
+      { say: 'Orders before the year of 2010.', means: [['before the year of 2010', null, '2010-01-01 00:00:00']] },
+      { say: 'Orders after the year 2005.', means: [['after the year 2005', '2006-01-01 00:00:00', null]] },
+      { say: 'Orders in the year 2020.', means: [['in the year 2020', '2020-01-01 00:00:00', '2021-01-01 00:00:00']] },
+      { say: 'Orders of year 2020.', means: [['of year 2020', '2020-01-01 00:00:00', '2021-01-01 00:00:00']] },
     ],
   };
   for (const [parser, examples] of Object.entries(cases)) {

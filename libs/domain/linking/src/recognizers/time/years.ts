@@ -44,23 +44,29 @@ function yearSaid(tokens: readonly Token[], i: number): YearSaid | null {
   const w = (k: number) => tokens[k]?.norm ?? '';
   const after = openAfter(tokens, i) ?? fromTo(tokens, i);
   if (after) return after;
-  // `in the year 2020`, `the year 2020`, `year 2020`.
-  if (w(i - 1) === 'year') {
-    const the = w(i - 2) === 'the' ? 1 : 0;
-    const prep = PREPOSITIONS.includes(w(i - 2 - the)) ? 1 : 0;
-    return whole(i - 1 - the - prep, i + 1);
-  }
   // `in or after 2012`, `in or before 2012`.
   if (w(i - 2) === 'or' && w(i - 3) === 'in' && (w(i - 1) === 'after' || w(i - 1) === 'before'))
     return w(i - 1) === 'after'
       ? { start: i - 3, end: i + 1, from: (y) => y, to: () => null }
       : { start: i - 3, end: i + 1, from: () => null, to: (y) => add(y, 'year', 1) };
-  const prep = w(i - 1);
-  if (!PREPOSITIONS.includes(prep)) return null;
-  if (prep === 'since' || prep === 'from') return { start: i - 1, end: i + 1, from: (y) => y, to: () => null };
-  if (prep === 'after') return { start: i - 1, end: i + 1, from: (y) => add(y, 'year', 1), to: () => null };
-  if (prep === 'before') return { start: i - 1, end: i + 1, from: () => null, to: (y) => y };
-  return whole(i - 1, i + 1);
+  // `(before) the year (of) 2010`, `year 2020`: the year named as one, its preposition before that.
+  const named = yearNamedBefore(tokens, i);
+  const at = named ?? i;
+  const prep = w(at - 1);
+  if (!PREPOSITIONS.includes(prep)) return named === null ? null : whole(at, i + 1);
+  const start = at - 1;
+  if (prep === 'since' || prep === 'from') return { start, end: i + 1, from: (y) => y, to: () => null };
+  if (prep === 'after') return { start, end: i + 1, from: (y) => add(y, 'year', 1), to: () => null };
+  if (prep === 'before') return { start, end: i + 1, from: () => null, to: (y) => y };
+  return whole(start, i + 1);
+}
+
+/** Where `the year 2020`, `year 2020` or `the year of 2010` starts before the year at `i`; null when not so said. */
+function yearNamedBefore(tokens: readonly Token[], i: number): number | null {
+  const w = (k: number) => tokens[k]?.norm ?? '';
+  const year = w(i - 1) === 'year' ? i - 1 : w(i - 1) === 'of' && w(i - 2) === 'year' ? i - 2 : null;
+  if (year === null) return null;
+  return w(year - 1) === 'the' ? year - 1 : year;
 }
 
 /** `from 2015 to 2018`, `from 2015 until 2018`: both years whole. */
