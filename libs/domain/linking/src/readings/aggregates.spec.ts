@@ -1,5 +1,12 @@
 import { readingCorpus, type Example } from '../testing/corpus';
 import { scholarSchema } from '../testing/fixtures';
+import type { LinkSchema } from '../types';
+
+const airports: LinkSchema = {
+  streaming: false,
+  values: { airports: { country: ['Greenland', 'Iceland'] } },
+  tables: { airports: [{ name: 'apid', data_type: 'INTEGER' }, { name: 'name', data_type: 'VARCHAR' }, { name: 'city', data_type: 'VARCHAR' }, { name: 'country', data_type: 'VARCHAR' }] },
+}; // prettier-ignore
 
 describe('aggregates', () => {
   // The SELECT of a request that aggregates.
@@ -16,6 +23,9 @@ describe('aggregates', () => {
     { say: 'Average temperature and humidity.', means: 'avg(temperature), avg(humidity)' },
     // A superlative with nothing else ranking is max()/min().
     { say: 'What is the highest temperature ever recorded?', means: 'max(temperature)' },
+    // A column named as what is counted: each value once, not the rows that have one.
+    { say: 'In how many cities are there airports in Greenland?', on: airports, means: 'count(DISTINCT city)' },
+    { say: 'How many airports are there in Greenland?', on: airports, means: 'count(*)' },
     // Another table's rows counted from the rows that refer to them: each one once.
     { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paperid, count(DISTINCT authorid)' },
     { say: 'What is the number of papers in each venue?', on: scholarSchema(), means: 'venueid, count(*)' },

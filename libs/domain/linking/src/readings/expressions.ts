@@ -2,7 +2,7 @@ import type { Aggregate, ColumnRef, Condition, ValueExpr } from '@nl2p/query-pla
 import { isKeyColumn, ownKey } from '../schema-index';
 import { singular } from '../text';
 import type { AggregateLink, ArithmeticNode, ComparisonLink, TermLink } from '../types';
-import { doubt, isTableMention, join, keyFor, ref, resolve, term, ties, use } from './lookup';
+import { doubt, isTableMention, join, keyFor, matchKind, ref, resolve, term, ties, use } from './lookup';
 import { OPPOSITE, type ReadingState, type Resolved } from './state';
 
 /** The plan's expressions for what the links say: arithmetic, aggregates, comparisons. */
@@ -104,8 +104,12 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
   use(s, t);
   if (r?.info.numeric && !isKeyColumn(r.info))
     return { fn: 'sum', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
-  if (r) return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct: false };
-  return { fn: 'count', arg: null, distinct: false };
+  if (!r) return { fn: 'count', arg: null, distinct: false };
+  // `how many cities` of a column named so: each city once, not the rows that have one.
+  const kind = matchKind(t, r);
+  const distinct = !isKeyColumn(r.info) && (kind === 'exact' || kind === 'plural');
+  if (distinct) s.readings.push(`"${t.text}" is counted as the distinct values of ${r.info.label}`);
+  return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct };
 }
 
 /**

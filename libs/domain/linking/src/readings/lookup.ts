@@ -1,7 +1,7 @@
 import type { ColumnRef } from '@nl2p/query-plan';
 import { ownKey, type ColumnInfo } from '../schema-index';
 import { singular } from '../text';
-import type { ColumnCandidate, TermLink } from '../types';
+import type { ColumnCandidate, MatchKind, TermLink } from '../types';
 import { findJoinPath } from '@nl2p/query-plan';
 import { joinKeyOf, keyedTables } from './join-key';
 import type { ReadingState, Resolved } from './state';
@@ -30,6 +30,11 @@ export function term(s: ReadingState, id: number): TermLink | undefined {
 
 export function column(s: ReadingState, c: ColumnCandidate): ColumnInfo | undefined {
   return s.index.table(c.table)?.columns.find((x) => x.label === c.label);
+}
+
+/** How the term met the column it resolved to (`exact`, `plural`, `related`, …); null when it did not. */
+export function matchKind(t: TermLink, r: Resolved): MatchKind | null {
+  return t.columns.find((c) => c.table === r.table && c.label === r.info.label)?.match ?? null;
 }
 
 /** How strongly a term points at a table: as its name, one of its columns, or one of its values. */

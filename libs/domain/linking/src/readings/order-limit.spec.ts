@@ -28,6 +28,11 @@ const figures: LinkSchema = {
   },
 };
 
+const apartments: LinkSchema = {
+  streaming: false,
+  tables: { apartments: [{ name: 'apt_id', data_type: 'INTEGER' }, { name: 'apt_number', data_type: 'VARCHAR' }, { name: 'room_count', data_type: 'VARCHAR' }, { name: 'bathroom_count', data_type: 'INTEGER' }] },
+}; // prettier-ignore
+
 describe('order-limit', () => {
   const EXAMPLES: Example<Said>[] = [
     { say: 'The 3 devices with the highest average temperature.', means: ['avg(temperature) desc', 3, 0, null] },
@@ -64,6 +69,12 @@ describe('order-limit', () => {
     },
     // A table after a superlative, ungrouped: a measure of it, never its key as a number.
     { say: 'the trip with the fewest drivers', on: 'taxi', means: ['', 1, 0, 'nothing to sort "fewest" on'] },
+    // A count kept as text sorts as itself, not on a number only related in meaning.
+    {
+      say: 'apartment numbers in ascending order of room count',
+      on: apartments,
+      means: ['room_count asc', null, 0, null],
+    },
     // `top N` with no other order ranks by the measure said right after it; with none, a doubt.
     { say: 'the top 3 expensive trips', on: 'taxi', means: ['fare_amt desc', 3, 0, null] },
     { say: 'the bottom 2 expensive orders', means: ['unit_price asc', 2, 0, null] },

@@ -1,9 +1,9 @@
 import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
 import { CONCEPTS } from '../lexicon';
-import type { AggregateLink, OrderLink } from '../types';
+import type { AggregateLink, OrderLink, TermLink } from '../types';
 import { aggregateOf, exprOf } from './expressions';
-import { column, doubt, isTableMention, ref, resolve, term, use } from './lookup';
-import { isGrouped, type ReadingRule, type ReadingState } from './state';
+import { column, doubt, isTableMention, matchKind, ref, resolve, term, use } from './lookup';
+import { isGrouped, type ReadingRule, type ReadingState, type Resolved } from './state';
 
 /**
  * ORDER BY and LIMIT: the limit said; the order said with a key or a concept (`highest
@@ -133,7 +133,7 @@ function termKey(s: ReadingState, o: OrderLink | null, id: number, grouped: bool
   }
   // Ungrouped, a table said after a superlative sorts on a measure of it (`the most hosts` →
   // number_of_hosts), never on its key as a number (`the fewest customers` is no customer_id).
-  const r = table ? resolve(s, t, { measure: true }) : resolve(s, t, { numeric: true });
+  const r = table ? resolve(s, t, { measure: true }) : numericNotWeaker(s, t);
   if (table && !r) return null;
   if (r) {
     use(s, t);
@@ -145,6 +145,18 @@ function termKey(s: ReadingState, o: OrderLink | null, id: number, grouped: bool
   if (!other || (grouped && !isKey)) return null;
   use(s, t);
   return { kind: 'value', expr: { kind: 'column', ref: ref(s, other) } };
+}
+
+/**
+ * The term's numeric column, unless a column of another type matches it clearly better: `room
+ * count` kept as text sorts as itself, not on `bathroom_count` (a number only related in meaning).
+ */
+function numericNotWeaker(s: ReadingState, t: TermLink): Resolved | null {
+  const numeric = resolve(s, t, { numeric: true });
+  const best = numeric && resolve(s, t);
+  const kind = numeric && matchKind(t, numeric);
+  const byMeaningOnly = kind === 'related' || kind === 'concept';
+  return numeric && best && byMeaningOnly && best.score > numeric.score + 0.1 ? null : numeric;
 }
 
 /** A measure as a sort key: itself on rows; grouped, its aggregate (max for a descending sort, min ascending). */

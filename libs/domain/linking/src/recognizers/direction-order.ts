@@ -16,18 +16,32 @@ export const directionOrder: LinkRule = {
   apply(s) {
     const d = s.direction;
     if (!d) return;
-    const said = d.time || d.text ? null : keyAfter(s, d.end);
+    const said = d.time ? null : d.text ? columnAfter(s, d.end) : keyAfter(s, d.end);
     s.orders.push({
       start: d.start,
       end: said?.end ?? d.end,
       text: slice(s, d.start, said?.end ?? d.end),
       direction: d.direction,
       limit: null,
-      key: d.time ? { time: true } : d.text ? { text: true } : (said?.key ?? null),
+      key: d.time ? { time: true } : said ? said.key : d.text ? { text: true } : null,
       hinted: [],
     });
   },
 };
+
+/**
+ * `in alphabetical order of family name`, `alphabetically by title`: the column an alphabetical
+ * order names after it, when a column is what it names (not `of the students`, a table).
+ */
+function columnAfter(s: LinkState, k: number): { key: NonNullable<OrderLink['key']>; end: number } | null {
+  const said = keyAfter(s, k);
+  const id = said && 'term' in said.key ? said.key.term : null;
+  const t = s.terms.find((x) => x.id === id);
+  if (!said || !t?.columns.length) return null;
+  const column = Math.max(...t.columns.map((c) => c.score));
+  const table = Math.max(0, ...t.tables.map((c) => c.score));
+  return column > table ? said : null;
+}
 
 /** What the direction names as its key after `k`: a term or an aggregate, past a few connecting words. */
 export function keyAfter(s: LinkState, k: number): { key: NonNullable<OrderLink['key']>; end: number } | null {
