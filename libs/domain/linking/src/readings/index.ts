@@ -5,6 +5,7 @@ import { booleans } from './booleans';
 import { bothConditions } from './both-conditions';
 import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
+import { repeatedRows } from './repeated-rows';
 import { ellipticalComparisons } from './elliptical-comparisons';
 import { grouping } from './grouping';
 import { groupExtremes } from './group-extremes';
@@ -99,6 +100,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   rowKeys,
   alphabeticalOrder,
   distinct,
+  repeatedRows,
   // 7. accounting
   relations,
   unexplained,
