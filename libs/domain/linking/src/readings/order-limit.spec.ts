@@ -33,6 +33,11 @@ const apartments: LinkSchema = {
   tables: { apartments: [{ name: 'apt_id', data_type: 'INTEGER' }, { name: 'apt_number', data_type: 'VARCHAR' }, { name: 'room_count', data_type: 'VARCHAR' }, { name: 'bathroom_count', data_type: 'INTEGER' }] },
 }; // prettier-ignore
 
+const trains: LinkSchema = {
+  streaming: false,
+  tables: { train: [{ name: 'Train_ID', data_type: 'INTEGER' }, { name: 'Name', data_type: 'VARCHAR' }, { name: 'Time', data_type: 'VARCHAR' }] },
+}; // prettier-ignore
+
 describe('order-limit', () => {
   const EXAMPLES: Example<Said>[] = [
     { say: 'The 3 devices with the highest average temperature.', means: ['avg(temperature) desc', 3, 0, null] },
@@ -69,6 +74,13 @@ describe('order-limit', () => {
     },
     // A table after a superlative, ungrouped: a measure of it, never its key as a number.
     { say: 'the trip with the fewest drivers', on: 'taxi', means: ['', 1, 0, 'nothing to sort "fewest" on'] },
+    // The direction said before `order by`, over the same words.
+    { say: 'order ids in descending order by unit price', means: ['unit_price desc', null, 0, null] },
+    {
+      say: 'Show all train names and times in descending order by train time.',
+      on: trains,
+      means: ['Time desc', null, 0, null],
+    },
     // A count kept as text sorts as itself, not on a number only related in meaning.
     {
       say: 'apartment numbers in ascending order of room count',

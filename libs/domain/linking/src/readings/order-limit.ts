@@ -41,7 +41,8 @@ function sortOrder(s: ReadingState): void {
   // `alphabetically` alone sorts what is shown, which projection decides (alphabetical-order).
   if (ranked.length && ranked.every((o) => o.key && 'text' in o.key)) return;
   const orderSpec = ranked.find((o) => o.key !== null || o.hinted.length) ?? ranked[0];
-  const direction = orderSpec?.direction ?? explicitDirection ?? (limit ? 'desc' : null);
+  const direction =
+    orderSpec?.direction ?? sameSpanDirection(ranked, orderSpec) ?? explicitDirection ?? (limit ? 'desc' : null);
   if (!orderSpec && !(limit && s.aggregates.length)) {
     rankedByLimit(s);
     return;
@@ -50,6 +51,11 @@ function sortOrder(s: ReadingState): void {
   if (key) s.orderBy.push({ key, direction: direction ?? (limit ? 'desc' : 'asc') });
   else if (orderSpec) doubt(s, `nothing to sort "${orderSpec.text}" on`);
   if (key && !direction && !limit && orderSpec) s.readings.push(`"${orderSpec.text}" is read as ascending`);
+}
+
+/** `in descending order by train time`: the direction said over the same words as the order read without one. */
+function sameSpanDirection(ranked: readonly OrderLink[], o: OrderLink | undefined): 'asc' | 'desc' | undefined {
+  return o && ranked.find((x) => x.direction && x.start < o.end && o.start < x.end)?.direction;
 }
 
 /**

@@ -27,6 +27,9 @@ describe('groups', () => {
       ],
     },
     { say: 'Products with a total quantity above 50.', means: [['Products with', 'which', 'Products', []]] },
+    // `whose` groups when its clause computes; otherwise it only says which rows.
+    { say: 'Devices whose average temperature exceeds 30.', means: [['Devices whose', 'which', 'Devices', []]] },
+    { say: 'The average quantity of orders whose status is shipped.', means: [] },
     // `across` groups when said of different things, or after a verb asking how a figure varies.
     {
       say: 'How does the average fare vary across boroughs?',

@@ -91,7 +91,9 @@ function acrossGroups(s: LinkState, i: number): boolean {
 function clauseGroup(s: LinkState, i: number): boolean {
   const w = norm(s, i);
   const next = ARTICLES.has(norm(s, i + 1)) ? i + 2 : i + 1;
-  if (!(w === 'whose' || (w === 'with' && aboutAggregate(s, next))) || s.taken.has(i - 1)) return false;
+  // `an editor whose work type is 'Photo'` only says which rows: grouped when the clause computes.
+  const computes = [0, 1, 2].some((k) => aboutAggregate(s, next + k));
+  if (!((w === 'whose' && computes) || (w === 'with' && aboutAggregate(s, next))) || s.taken.has(i - 1)) return false;
   const t = s.termAt.get(i - 1);
   if (t && t.end === i && !t.values.length)
     s.groups.push({
