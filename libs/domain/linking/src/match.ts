@@ -239,13 +239,16 @@ function candidatesFor(
   const single = span.length === 1;
   const first = words[0] ?? '';
   const last = words.at(-1) ?? '';
-  if (FUNCTION_WORDS.has(first) || FUNCTION_WORDS.has(last)) return null;
+  // `on scholarship`, `in stock`: a name may start with a function word (`OnScholarship`,
+  // `in_stock`); such a phrase names only what is spelled so, word for word.
+  const spelledOnly = !single && FUNCTION_WORDS.has(first) && !FUNCTION_WORDS.has(last);
+  if ((FUNCTION_WORDS.has(first) && !spelledOnly) || FUNCTION_WORDS.has(last)) return null;
   // A lone number is a quantity, not a name; a number inside a value (`dev 03`) is fine.
   if (single && span[0]?.kind === 'number') return null;
 
   const values: ValueCandidate[] = [];
   const saidAsName = span.some((t) => t.kind === 'number' || (t.i > 0 && /^\p{Lu}/u.test(t.text)));
-  for (const v of index.valuesSaidAs(words)) {
+  for (const v of spelledOnly ? [] : index.valuesSaidAs(words)) {
     if (v.name && !saidAsName) continue;
     const s = valueScore(words, v.words);
     if (s > 0) values.push({ table: v.table, column: v.column, value: v.value, score: s });
@@ -260,6 +263,7 @@ function candidatesFor(
   const accept = (m: ReadingMatch | null) =>
     !!m &&
     m.score >= (single ? MIN_SINGLE : MIN_MULTI) &&
+    (!spelledOnly || m.kind === 'exact') &&
     (!verb || m.kind === 'exact' || m.kind === 'plural' || (attribute && m.kind === 'stem'));
   // `check-ins`, `e-mail`: a phrase glued by hyphens is also said as one word (`checkin`, `email`).
   const glued = span.length > 1 && span.slice(1).every((t) => t.joined) ? [words.join('')] : null;

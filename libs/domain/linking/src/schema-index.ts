@@ -32,6 +32,8 @@ export interface ColumnInfo {
   temporal: boolean;
   text: boolean;
   boolean: boolean;
+  /** A text column that holds only yes/no spellings (`Y`/`N`, `yes`/`no`, `T`/`F`): a yes/no column kept as text. */
+  yesNo?: { yes: string; no: string | null };
   readings: Reading[];
 }
 
@@ -305,6 +307,7 @@ function indexSchema(schema: LinkSchema): SchemaIndex {
     };
   });
   const byName = new Map(tables.map((t) => [t.name, t]));
+  markYesNoColumns(schema, byName);
   const values = valueInfos(schema, byName);
   const byKey = new Map<string, ValueInfo[]>();
   for (const v of values) {
@@ -315,6 +318,26 @@ function indexSchema(schema: LinkSchema): SchemaIndex {
   }
   const valuesSaidAs = (words: readonly string[]) => byKey.get(valueKey(words)) ?? [];
   return { tables, table: (n) => byName.get(n), values, valuesSaidAs, streaming: schema.streaming };
+}
+
+const YES_NO_PAIRS: readonly (readonly [string, string])[] = [
+  ['y', 'n'],
+  ['yes', 'no'],
+  ['t', 'f'],
+  ['true', 'false'],
+];
+
+/** Text columns whose values are only a yes and a no (`OnScholarship`: `Y`, `N`) are yes/no columns. */
+function markYesNoColumns(schema: LinkSchema, tables: ReadonlyMap<string, TableInfo>): void {
+  for (const [table, columns] of Object.entries(schema.values ?? {})) {
+    for (const [column, list] of Object.entries(columns)) {
+      const info = tables.get(table)?.columns.find((c) => c.column === column && !c.path.length);
+      if (!info?.text || !list.length) continue;
+      const said = (w: string) => list.find((v) => v.trim().toLowerCase() === w) ?? null;
+      const pair = YES_NO_PAIRS.find(([y, n]) => list.every((v) => [y, n].includes(v.trim().toLowerCase())) && said(y));
+      if (pair) info.yesNo = { yes: said(pair[0]) ?? pair[0], no: said(pair[1]) };
+    }
+  }
 }
 
 function valueInfos(schema: LinkSchema, tables: ReadonlyMap<string, TableInfo>): ValueInfo[] {

@@ -55,7 +55,7 @@ function sortOrder(s: ReadingState): void {
 
 /** `in descending order by train time`: the direction said over the same words as the order read without one. */
 function sameSpanDirection(ranked: readonly OrderLink[], o: OrderLink | undefined): 'asc' | 'desc' | undefined {
-  return o && ranked.find((x) => x.direction && x.start < o.end && o.start < x.end)?.direction;
+  return (o && ranked.find((x) => x.direction && x.start < o.end && o.start < x.end)?.direction) ?? undefined;
 }
 
 /**

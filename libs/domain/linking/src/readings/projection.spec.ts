@@ -47,6 +47,8 @@ const papers: LinkSchema = {
   },
 };
 
+const cities: LinkSchema = { streaming: false, tables: { city: [int('City_ID'), text('City'), int('GDP')] } };
+
 describe('projection', () => {
   const EXAMPLES: Example<Said>[] = [
     { say: 'Show the time and temperature of every reading from device dev-03.', means: ['ts, temperature', []] },
@@ -85,6 +87,14 @@ describe('projection', () => {
     },
     // Naming the table is asking for its rows.
     { say: 'Show all devices.', means: ['', []] },
+    // The source said by the name of its own text column shows that column.
+    {
+      say: 'What is the city with the smallest GDP? Return the city and its GDP.',
+      on: cities,
+      means: ['City, GDP', []],
+    },
+    // Not when it says whose column comes next, or some row of it.
+    { say: 'Show all the distinct city GDPs.', on: cities, means: ['GDP', []] },
   ];
   readingCorpus(EXAMPLES, (p, plan): Said => [plan?.select ?? null, p.ambiguous.map((a) => a.phrase)]);
 });

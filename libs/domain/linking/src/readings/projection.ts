@@ -1,9 +1,9 @@
 import type { TermLink } from '../types';
 import { exprOf, sameAggregate, termsOf } from './expressions';
 import { findJoinPath } from '@nl2p/query-plan';
-import type { ColumnInfo } from '../schema-index';
+import { isKeyColumn, type ColumnInfo } from '../schema-index';
 import { keyedTables } from './join-key';
-import { doubt, isTableMention, join, ref, resolve, ties, use } from './lookup';
+import { column, doubt, isTableMention, join, ref, resolve, ties, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState, type Resolved } from './state';
 
 /**
@@ -106,9 +106,30 @@ function namedThroughKey(s: ReadingState, table: string): Resolved | null {
   return join(s, table) ? nameColumnOf(s, table) : null;
 }
 
+/** `with a company in banking`: said with `a`/`an`, some row of the table, not a thing to show. */
+function saidIndefinite(s: ReadingState, t: TermLink): boolean {
+  return ['a', 'an'].includes(s.links.tokens[t.start - 1]?.toLowerCase() ?? '');
+}
+
+/**
+ * `Return the city and its GDP` over a table `city` with a text column `City`: the source said by
+ * a name its own text column has too shows that column. Otherwise the source's name is no column.
+ */
+function spelledLikeItsTable(s: ReadingState, t: TermLink, table: string): Resolved | null {
+  const own = t.columns.find((c) => c.table === table && (c.match === 'exact' || c.match === 'plural'));
+  const info = own && column(s, own);
+  if (!own || !info?.text || isKeyColumn(info)) return null;
+  use(s, t);
+  return { table, info, score: own.score };
+}
+
+function isYesNo(info: ColumnInfo | undefined): boolean {
+  return !!info && (info.boolean || !!info.yesNo);
+}
+
 /** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
 function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
-  if (t.negated && !resolve(s, t)?.info.boolean) {
+  if (t.negated && !isYesNo(resolve(s, t)?.info)) {
     // `trips without tips`: a condition whose value is not said (0? no value at all?).
     doubt(s, `"${t.text}" said absent, with no value to compare`);
     use(s, t);
@@ -116,7 +137,11 @@ function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
   }
   if (s.links.arithmetic.some((a) => termsOf(a.expr).includes(t.id))) return null;
   const table = isTableMention(s, t);
-  if (table === s.source || (table && !t.columns.some((c) => s.scope.includes(c.table)))) return null;
+  if (table && table === s.source) {
+    const shown = !qualifiesNext(s, t, table) && !ownsPrevious(s, t) && !saidIndefinite(s, t);
+    return shown ? spelledLikeItsTable(s, t, table) : null;
+  }
+  if (table && !t.columns.some((c) => s.scope.includes(c.table))) return null;
   if (table && (qualifiesNext(s, t, table) || ownsPrevious(s, t))) {
     use(s, t);
     return null;

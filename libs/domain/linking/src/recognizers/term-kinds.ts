@@ -23,5 +23,8 @@ export function measureLike(t: TermLink, index: SchemaIndex): boolean {
 /** A term naming a yes/no column (and no table): `ok`, `is_active`. */
 export function booleanColumn(t: TermLink, index: SchemaIndex): boolean {
   if (namesTableFirst(t)) return false;
-  return t.columns.some((c) => !!index.table(c.table)?.columns.find((x) => x.label === c.label)?.boolean);
+  return t.columns.some((c) => {
+    const info = index.table(c.table)?.columns.find((x) => x.label === c.label);
+    return !!info && (info.boolean || !!info.yesNo);
+  });
 }
