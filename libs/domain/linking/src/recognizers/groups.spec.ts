@@ -48,6 +48,9 @@ describe('groups', () => {
     },
     // A `by` after a sort verb or a superlative says what to sort on; "each … once" asks for distinct rows.
     { say: 'Customers sorted by name.', means: [] },
+    // The sort verb's object between it and `by`: still an order, not a group.
+    { say: 'Customers from Germany. Sort them by name.', means: [] },
+    { say: 'Order the results by country.', means: [] },
     { say: 'The most expensive products by unit price.', means: [] },
     { say: 'The names of the customers, each name once.', means: [] },
   ];

@@ -167,7 +167,8 @@ function groupAt(s: LinkState, said: GroupCue, hasSuperlative: boolean): void {
  * neither.
  */
 function groupsBy(s: LinkState, i: number, head: TermLink, hasSuperlative: boolean): boolean {
-  const prevWord = norm(s, i - 1);
+  const verbAt = sortVerbBefore(s, i);
+  const prevWord = verbAt === null ? norm(s, i - 1) : norm(s, verbAt);
   const sortKey = (start: number) =>
     s.orders.push({
       start,
@@ -182,7 +183,7 @@ function groupsBy(s: LinkState, i: number, head: TermLink, hasSuperlative: boole
     SORT_VERBS.has(prevWord) &&
     !(prevWord === 'ordered' && head.tables.length && !head.columns.some((c) => c.match !== 'partial'))
   ) {
-    sortKey(i - 1);
+    sortKey(verbAt ?? i - 1);
     return false;
   }
   // A passive agent (`ordered by customers`), not a grouping.
@@ -197,6 +198,31 @@ function groupsBy(s: LinkState, i: number, head: TermLink, hasSuperlative: boole
     return false;
   }
   return true;
+}
+
+/** What a sort verb may take as its object before `by`: `Sort them by`, `Order the results by`. */
+const SORTED_THINGS = new Set([
+  'them',
+  'it',
+  'these',
+  'those',
+  'the',
+  'all',
+  'result',
+  'results',
+  'list',
+  'rows',
+  'records',
+  'output',
+]);
+
+/** Where the sort verb before the `by` at `i` is, past its object (`sort them by`); null when there is none. */
+export function sortVerbBefore(s: LinkState, i: number): number | null {
+  for (let k = i - 1; k >= Math.max(0, i - 4); k--) {
+    if (SORT_VERBS.has(norm(s, k))) return k;
+    if (!SORTED_THINGS.has(norm(s, k))) return null;
+  }
+  return null;
 }
 
 /** Inside a `where …` clause that defines rather than filters (no comparison or value follows). */

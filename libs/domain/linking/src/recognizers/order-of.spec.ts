@@ -12,6 +12,16 @@ describe('order-of', () => {
     // Several keys are not read here: the words stay unread (inconclusive), not half read.
     { say: 'Customers in order of country and name.', means: [] },
     { say: 'Orders in order.', means: [] },
+    // A sort verb, past its object, on an aggregate (a noun after `by` is groups').
+    {
+      say: 'Number of orders per status. Order the result by the count of orders.',
+      means: [['Order the result by the count of orders', 'aggregate']],
+    },
+    {
+      say: 'Total quantity per product, sorted by the total quantity.',
+      means: [['sorted by the total quantity', 'aggregate']],
+    },
+    { say: 'Customers sorted by name.', means: [] },
   ];
   it.each(EXAMPLES.map((e) => [e.say, e] as const))('%s', (_say, e) => {
     const added = ordersAddedBy(e.say, 'order-of', e.on);

@@ -1,5 +1,6 @@
 import { keyAfter } from './direction-order';
-import { norm, slice, type LinkRule } from './rule';
+import { sortVerbBefore } from './groups';
+import { norm, slice, type LinkRule, type LinkState } from './rule';
 
 /**
  * `in order of titles`, `in the order of their names`, `ordered by date` with no direction said:
@@ -9,6 +10,7 @@ import { norm, slice, type LinkRule } from './rule';
 export const orderOf: LinkRule = {
   name: 'order-of',
   apply(s) {
+    sortedByAggregate(s);
     if (s.direction) return;
     for (let i = 0; i < s.tokens.length; i++) {
       if (norm(s, i) !== 'in') continue;
@@ -30,3 +32,26 @@ export const orderOf: LinkRule = {
     }
   },
 };
+
+/**
+ * `Order the result by the count of photos`, `sorted by the total price`: a sort verb's key that is
+ * an aggregate (groups read a `by` before a noun: `sorted by age`). In no direction unless one is said.
+ */
+function sortedByAggregate(s: LinkState): void {
+  for (let j = 0; j < s.tokens.length; j++) {
+    if (norm(s, j) !== 'by') continue;
+    const verb = sortVerbBefore(s, j);
+    if (verb === null || s.orders.some((o) => o.start <= verb && o.end > verb)) continue;
+    const said = keyAfter(s, j + 1);
+    if (!said || !('aggregate' in said.key)) continue;
+    s.orders.push({
+      start: verb,
+      end: said.end,
+      text: slice(s, verb, said.end),
+      direction: null,
+      limit: null,
+      key: said.key,
+      hinted: [],
+    });
+  }
+}
