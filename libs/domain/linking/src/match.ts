@@ -228,6 +228,21 @@ function valueScore(words: readonly string[], value: readonly string[]): number 
   return a.length > 3 && singular(a) === singular(b) ? 0.9 : 0;
 }
 
+/** Words that start a comparison: a verb right before one is compared (`opened between 2000 and 2005`: open_year). */
+const COMPARED_NEXT = new Set([
+  'between',
+  'after',
+  'before',
+  'since',
+  'above',
+  'below',
+  'over',
+  'under',
+  'more',
+  'less',
+  'fewer',
+]);
+
 function candidatesFor(
   tokens: readonly Token[],
   start: number,
@@ -256,15 +271,17 @@ function candidatesFor(
   const tables: TableCandidate[] = [];
   const columns: ColumnCandidate[] = [];
   // A request verb names a table or column only when it is that name outright (`returns`, `logs`);
-  // ranked by a superlative (`highest-rated`, `best selling`, `most visited`) it is an attribute
-  // and meets one by its dictionary form too (`rating`, `sales`, `visits`).
+  // ranked by a superlative (`highest-rated`, `best selling`, `most visited`) or compared (`opened
+  // after 2000`) it is an attribute and meets one by its dictionary form too (`rating`, `visits`,
+  // `open_year`).
   const verb = single && REQUEST_VERBS.has(first);
-  const attribute = verb && !!SUPERLATIVES[tokens[start - 1]?.norm ?? ''];
+  const attribute =
+    verb && (!!SUPERLATIVES[tokens[start - 1]?.norm ?? ''] || COMPARED_NEXT.has(tokens[end]?.norm ?? ''));
   const accept = (m: ReadingMatch | null) =>
     !!m &&
     m.score >= (single ? MIN_SINGLE : MIN_MULTI) &&
     (!spelledOnly || m.kind === 'exact') &&
-    (!verb || m.kind === 'exact' || m.kind === 'plural' || (attribute && m.kind === 'stem'));
+    (!verb || m.kind === 'exact' || m.kind === 'plural' || (attribute && (m.kind === 'stem' || m.kind === 'partial')));
   // `check-ins`, `e-mail`: a phrase glued by hyphens is also said as one word (`checkin`, `email`).
   const glued = span.length > 1 && span.slice(1).every((t) => t.joined) ? [words.join('')] : null;
   const bestReading = (readings: readonly Reading[]) => {

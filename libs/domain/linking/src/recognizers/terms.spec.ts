@@ -22,6 +22,11 @@ const museums: LinkSchema = {
   tables: { museums: [{ name: 'museum_id', data_type: 'INTEGER' }, { name: 'name', data_type: 'VARCHAR' }, { name: 'visits', data_type: 'INTEGER' }] },
 }; // prettier-ignore
 
+const stations: LinkSchema = {
+  streaming: false,
+  tables: { gas_station: [{ name: 'Station_ID', data_type: 'INTEGER' }, { name: 'Location', data_type: 'VARCHAR' }, { name: 'Open_Year', data_type: 'INTEGER' }] },
+}; // prettier-ignore
+
 describe('terms', () => {
   const EXAMPLES: Example<Term[]>[] = [
     {
@@ -68,6 +73,15 @@ describe('terms', () => {
       means: [
         ['visited', 'column museums.visits'],
         ['museums', 'table museums'],
+      ],
+    },
+    // Compared, too: `opened between 2000 and 2005` is when it opened.
+    {
+      say: 'stations that opened between 2000 and 2005',
+      on: stations,
+      means: [
+        ['stations', 'column gas_station.Station_ID'],
+        ['opened', 'column gas_station.Open_Year'],
       ],
     },
     // Elsewhere it is the verb of the request, not a column spelled like it.
