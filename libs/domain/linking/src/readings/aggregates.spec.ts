@@ -17,7 +17,8 @@ describe('aggregates', () => {
     // A superlative with nothing else ranking is max()/min().
     { say: 'What is the highest temperature ever recorded?', means: 'max(temperature)' },
     // Another table's rows counted from the rows that refer to them: each one once.
-    { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paperid, count(DISTINCT authorid)' },
+    // (each paper shown by its title: counted-entities)
+    { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paper.title, count(DISTINCT authorid)' },
     { say: 'What is the number of papers in each venue?', on: scholarSchema(), means: 'venueid, count(*)' },
     // The time elapsed between two dates is a value like any other: averaged, per group.
     {

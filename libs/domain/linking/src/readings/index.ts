@@ -3,6 +3,8 @@ import { aggregates } from './aggregates';
 import { alphabeticalOrder } from './alphabetical-order';
 import { booleans } from './booleans';
 import { bothConditions } from './both-conditions';
+import { countedEntities } from './counted-entities';
+import { countedEntityLimit } from './counted-entity-limit';
 import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
 import { ellipticalComparisons } from './elliptical-comparisons';
@@ -88,6 +90,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   groupExtremes,
   timeBuckets,
   countedGroups,
+  countedEntities,
   implicitAggregate,
   having,
   bothConditions,
@@ -95,6 +98,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   booleans,
   // 6. order, shape
   orderLimit,
+  countedEntityLimit,
   projection,
   rowKeys,
   alphabeticalOrder,
