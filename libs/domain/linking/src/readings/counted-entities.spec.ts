@@ -54,6 +54,8 @@ describe('counted-entities', () => {
     // A threshold on the count: HAVING.
     { say: 'names of the departments with more than 3 employees', on: company, means: ['departments.name, count(*)', 'department_id, departments.name', 'count(*) > 3', '', null] },
     { say: 'employees with at least 2 projects', on: company, means: ['employees.full_name, count(*)', 'employee_id, employees.full_name', 'count(*) >= 2', '', null] },
+    // Counted through the link table: one row per employee on the project.
+    { say: 'Show the titles of projects that have more than 2 employees.', on: company, means: ['title, count(*)', 'project_id, title', 'count(*) > 2', '', null] },
     // A column that holds the count already is no count of rows (order-limit sorts on it).
     { say: 'What is the location of the party with the most hosts?', on: parties, means: ['location', '', '', 'number_of_hosts desc', 1] },
     // A superlative that says what it ranks by (`hottest`) is no count.

@@ -143,20 +143,29 @@ function countedTable(s: ReadingState): Counted | null {
         ids.push(...L.terms.filter((t) => t.end === c.end && t.start > c.start).map((t) => t.id));
   const found = [...new Set(ids)].flatMap((id) => {
     const t = term(s, id);
-    // `the party with the most hosts` beside Number_of_hosts: a column holds the count already.
-    const held = t && resolve(s, t, { measure: true });
-    const table = t && !(held && !isKeyColumn(held.info)) && !t.values.length && !t.negated ? tableNamed(s, t) : null;
+    const table = t && !t.values.length && !t.negated ? tableNamed(s, t) : null;
+    // `the party with the most hosts` beside party.Number_of_hosts: a column of another table
+    // holds the count already (a figure of the counted rows themselves does not).
+    const held = t && table ? resolve(s, t, { measure: true }) : null;
+    if (held && !isKeyColumn(held.info) && held.table !== table) return [];
     return t && table ? [{ term: t, table, superlative: ranked.has(id) }] : [];
   });
   return found.length === 1 ? (found[0] ?? null) : null;
 }
 
-/** The table a noun names: as a table mention, or its best table candidate when it names no column of it better. */
+/**
+ * The table a noun names: as a table mention, or its best table candidate when it is said as the
+ * table (exactly or in the plural), or when what fits it better is only a key (`competition`:
+ * Competition_ID names the competitions themselves).
+ */
 function tableNamed(s: ReadingState, t: TermLink): string | null {
   const mention = isTableMention(s, t);
   if (mention) return mention;
   const table = t.tables[0];
-  return table && ['exact', 'plural'].includes(table.match) ? table.table : null;
+  if (!table) return null;
+  const best = t.columns[0];
+  const info = best && s.index.table(best.table)?.columns.find((c) => c.label === best.label);
+  return ['exact', 'plural'].includes(table.match) || (info && isKeyColumn(info)) ? table.table : null;
 }
 
 /**
@@ -166,10 +175,13 @@ function tableNamed(s: ReadingState, t: TermLink): string | null {
 function entityOf(s: ReadingState, counted: string, countedTerm: TermLink): Entity | null {
   const source = s.source ?? '';
   const candidates = new Map<string, TermLink>();
-  // A noun a limit ranks or a grouping names may be marked used without grouping anything yet.
+  // A noun a limit ranks or a grouping names may be marked used without grouping anything yet,
+  // and one that only brought its table in (joins).
   const heads = new Set([s.limitHead?.term.id, ...s.links.groups.map((g) => g.term)]);
+  const joinedBy = (t: TermLink) => !!s.joins.get(isTableMention(s, t) ?? '');
   for (const t of s.links.terms) {
-    if (t === countedTerm || (s.used.has(t.id) && !heads.has(t.id)) || t.values.length || t.negated) continue;
+    const taken = s.used.has(t.id) && !heads.has(t.id) && !joinedBy(t);
+    if (t === countedTerm || taken || t.values.length || t.negated) continue;
     const table = tableNamed(s, t);
     if (table && table !== counted && !candidates.has(table)) candidates.set(table, t);
   }
@@ -226,9 +238,10 @@ function entityKey(s: ReadingState, entity: string, counted: string): Resolved |
   const key = keyFor(s, entity);
   const countedKey = s.index.table(counted);
   // The counted rows refer to the entity by a column of their own, not by their own key.
-  if (!key || (counted === s.source && countedKey && ownKey(countedKey, singular)?.label === key.info.label))
-    return null;
-  return join(s, entity) && join(s, counted) ? key : null;
+  if (key && counted === s.source && countedKey && ownKey(countedKey, singular)?.label === key.info.label) return null;
+  if (!join(s, entity) || !join(s, counted)) return null;
+  // Reached through a link table (events a journalist reported): the entity's own key.
+  return key ?? (own ? { table: entity, info: own, score: 1 } : null);
 }
 
 /**
