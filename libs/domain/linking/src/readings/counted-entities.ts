@@ -1,8 +1,9 @@
 import { isKeyColumn, ownKey } from '../schema-index';
 import { singular } from '../text';
 import type { TermLink } from '../types';
+import { joinKeyOf } from './join-key';
 import { nameColumnOfTable } from './projection';
-import { doubt, isTableMention, join, keyFor, ofTerm, resolve, term, TIE, use } from './lookup';
+import { column, doubt, isTableMention, join, keyFor, ofTerm, resolve, term, ties, TIE, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState, type Resolved } from './state';
 
 /**
@@ -79,17 +80,15 @@ function showEntity(s: ReadingState, entity: string, key: Resolved): void {
 
 /**
  * `Which department has the most employees?` read from employees, grouped by their department_id:
- * the department a grouping word names is shown by its name (or what the request lists of it),
+ * the department a word names is shown by its name (or what the request lists of it),
  * joined, rather than by the id that refers to it.
  */
 function groupedByReference(s: ReadingState): void {
   const [key, ...others] = s.groupKeys;
-  if (!key || others.length || s.timeBucket || s.window || key.table !== s.source || rankedByGuess(s)) return;
-  const heads = [...s.links.groups.map((g) => g.term), s.limitHead?.term.id];
-  for (const id of heads) {
-    const t = id === undefined ? undefined : term(s, id);
-    const table = t && !t.values.length ? isTableMention(s, t) : null;
-    if (!table || table === s.source || keyFor(s, table)?.info.label !== key.info.label) continue;
+  if (!key || others.length || s.timeBucket || s.window || !s.scope.includes(key.table) || rankedByGuess(s)) return;
+  for (const t of s.links.terms) {
+    const table = !t.values.length && !t.negated ? tableNamed(s, t) : null;
+    if (!table || table === key.table || !refersTo(s, key, table)) continue;
     // With nothing listed of it and no name column, the key shows it already: no join.
     const listed = s.links.terms.some(
       (x) => x.projected && !s.used.has(x.id) && x.columns.some((c) => c.table === table),
@@ -98,6 +97,11 @@ function groupedByReference(s: ReadingState): void {
     showEntity(s, table, key);
     return;
   }
+}
+
+/** The key is a column of its table that refers to `table` (`certificate.eid` to employee). */
+function refersTo(s: ReadingState, key: Resolved, table: string): boolean {
+  return joinKeyOf(s.schema.tables, key.table, table, s.schema.keys)?.left === key.info.column;
 }
 
 interface Mention {
@@ -204,12 +208,21 @@ function entityOf(s: ReadingState, counted: string, countedTerm: TermLink): Enti
   return fit ? { table: fit[0], term: fit[1], said: fit[1] } : null;
 }
 
-/** Columns of the entity a listed word fits equally (`heights`: Years_as_tallest or Height_feet): a question. */
-function entityTies(t: TermLink, entity: string): string[] {
-  const own = t.columns.filter((c) => c.table === entity && c.match !== 'concept');
-  const top = Math.max(0, ...own.map((c) => c.score));
-  const tied = new Set(own.filter((c) => top - c.score < TIE).map((c) => `${entity}.${c.label}`));
-  return tied.size > 1 ? [...tied] : [];
+/**
+ * The entity's column a word said of it names (`names of festivals`: Festival_Name, not
+ * artwork.Name); columns of the entity it fits equally, the words around it telling none apart
+ * (`heights`: Years_as_tallest or Height_feet), are a question.
+ */
+function entityColumn(s: ReadingState, t: TermLink, entity: string): Resolved | null {
+  const own = t.columns.filter((c) => c.table === entity && c.match !== 'concept').sort((a, b) => b.score - a.score);
+  const label = (l: string) => (entity === s.source ? l : `${entity}.${l}`);
+  const tied = ties(s, t).filter((l) => own.some((c) => label(c.label) === l));
+  const pick = tied.length === 1 ? own.find((c) => label(c.label) === tied[0]) : own[0];
+  const info = pick && column(s, pick);
+  if (!pick || !info) return null;
+  const near = tied.length === 1 ? [] : own.filter((c) => pick.score - c.score < TIE).map((c) => label(c.label));
+  if (new Set(near).size > 1) s.ambiguous.push({ phrase: t.text, candidates: [...new Set(near)] });
+  return { table: entity, info, score: pick.score };
 }
 
 function sameColumn(a: Resolved, b: Resolved): boolean {
@@ -256,11 +269,9 @@ function shownColumns(s: ReadingState, entity: string, key: Resolved): Resolved[
     const listed = t.projected || (!!owner && isTableMention(s, owner) === entity);
     if (!listed || s.used.has(t.id) || t.values.length) continue;
     const generic = t.columns.length > 0 && t.columns.every((c) => c.match === 'generic');
-    const found = generic ? key : resolve(s, t, { preferTable: entity });
+    const found = generic ? key : entityColumn(s, t, entity);
     const r = found && sameColumn(found, key) ? key : found;
     if (!r || (r !== key && r.table !== entity)) continue;
-    const tied = generic ? [] : entityTies(t, entity);
-    if (tied.length) s.ambiguous.push({ phrase: t.text, candidates: tied });
     use(s, t);
     if (!out.some((o) => sameColumn(o, r))) out.push(r);
   }
