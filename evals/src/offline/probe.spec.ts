@@ -71,6 +71,11 @@ const requests = (process.env.PROBE ?? '').split('\n').filter((r) => r.trim());
             `${a.superlative ? ' superlative' : ''} of ${JSON.stringify(a.target)}`,
         ),
         ...links.groups.map((g) => `  group "${g.text}" (${g.cue}) by term ${g.term}`),
+        ...links.orders.map(
+          (o) =>
+            `  order "${o.text}" [${o.start},${o.end}): ${o.direction ?? '-'}` +
+            ` limit ${o.limit ?? '-'} key ${JSON.stringify(o.key)}`,
+        ),
         ...links.terms.map(
           (t) =>
             `  term ${t.id} "${t.text}" [${t.start},${t.end})${t.projected ? ' projected' : ''}${t.negated ? ' negated' : ''}: ` +

@@ -27,7 +27,8 @@ describe('aggregates', () => {
     { say: 'In how many cities are there airports in Greenland?', on: airports, means: 'count(DISTINCT city)' },
     { say: 'How many airports are there in Greenland?', on: airports, means: 'count(*)' },
     // Another table's rows counted from the rows that refer to them: each one once.
-    { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paperid, count(DISTINCT authorid)' },
+    // (each paper shown by its title: counted-entities)
+    { say: 'the number of authors of each paper', on: scholarSchema(), means: 'paper.title, count(DISTINCT authorid)' },
     { say: 'What is the number of papers in each venue?', on: scholarSchema(), means: 'venueid, count(*)' },
     // The time elapsed between two dates is a value like any other: averaged, per group.
     {

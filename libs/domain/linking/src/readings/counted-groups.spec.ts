@@ -18,11 +18,11 @@ describe('counted-groups', () => {
     { say: 'boroughs with more than 100 trips', on: 'taxi', means: ['pu_borough, count(*)', 'pu_borough', 'count(*) > 100', '', null] },
     // A row condition said as well stays a row condition.
     { say: 'categories that have more than 5 orders with a quantity above 3', means: ['category, count(*)', 'category', 'count(*) > 5', 'quantity > 3', null] },
-    // The head is a table (a join the request does not spell out): left to HAVING's doubt (the
-    // customers listed are shown by their name, through the order's key).
-    { say: 'Customers with more than 5 orders.', means: ['customers.name', '', '', '', 'nothing grouped for "count > 5" to hold for'] },
+    // The head is a table: its rows counted per entity (counted-entities), shown by their name.
+    { say: 'Customers with more than 5 orders.', means: ['customers.name, count(*)', 'customer_id, customers.name', 'count(*) > 5', '', null] },
     // Something is grouped already: the count is a HAVING of that grouping, not a new one.
-    { say: 'Number of orders per customer, only customers with more than 5 orders.', means: ['customer_id, count(*)', 'customer_id', 'count(*) > 5', '', null] },
+    // (The customer shown by name: counted-entities.)
+    { say: 'Number of orders per customer, only customers with more than 5 orders.', means: ['customers.name, count(*)', 'customer_id, customers.name', 'count(*) > 5', '', null] },
   ]; // prettier-ignore
   readingCorpus(EXAMPLES, (p, plan): Said => [
     plan?.select ?? null,

@@ -19,9 +19,11 @@ describe('having', () => {
       say: 'Average quantity per product of orders with a quantity of at least 4.',
       means: ['', 'quantity >= 4', null],
     },
-    // Nothing grouped: `at least one` holds already; anything else cannot hold.
-    { say: 'Customers who placed at least one order.', means: ['', '', null] },
-    { say: 'Customers with more than 5 orders.', means: ['', '', 'nothing grouped for "count > 5" to hold for'] },
+    // Another table's rows counted per customer (counted-entities): the count compared.
+    { say: 'Customers who placed at least one order.', means: ['count(*) >= 1', '', null] },
+    { say: 'Customers with more than 5 orders.', means: ['count(*) > 5', '', null] },
+    // Nothing grouped, nothing to count per: the condition cannot hold.
+    { say: 'readings with more than 5 devices', means: ['', '', 'nothing grouped for "count > 5" to hold for'] },
   ];
   readingCorpus(EXAMPLES, (p, plan): Said => [
     plan?.having ?? null,

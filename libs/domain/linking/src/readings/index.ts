@@ -3,6 +3,8 @@ import { aggregates } from './aggregates';
 import { alphabeticalOrder } from './alphabetical-order';
 import { booleans } from './booleans';
 import { bothConditions } from './both-conditions';
+import { countedEntities } from './counted-entities';
+import { countedEntityLimit } from './counted-entity-limit';
 import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
 import { repeatedRows } from './repeated-rows';
@@ -89,6 +91,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   groupExtremes,
   timeBuckets,
   countedGroups,
+  countedEntities,
   implicitAggregate,
   having,
   bothConditions,
@@ -96,6 +99,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   booleans,
   // 6. order, shape
   orderLimit,
+  countedEntityLimit,
   projection,
   rowKeys,
   alphabeticalOrder,

@@ -27,7 +27,9 @@ export const projection: ReadingRule = {
 };
 
 function aggregateProjection(s: ReadingState): void {
-  for (const k of s.groupKeys) s.select.push({ kind: 'value', expr: { kind: 'column', ref: ref(s, k) }, alias: null });
+  for (const k of s.groupKeys)
+    if (!s.unshownKeys.includes(k))
+      s.select.push({ kind: 'value', expr: { kind: 'column', ref: ref(s, k) }, alias: null });
   if (s.timeBucket) s.select.push({ kind: 'bucket', alias: null });
   for (const a of s.aggregates) s.select.push({ kind: 'aggregate', aggregate: a.agg, alias: null });
   for (const o of s.orderBy) {
@@ -87,7 +89,7 @@ function nameColumnOf(s: ReadingState, table: string): Resolved | null {
 }
 
 /** The one column of `table` whose name ends in `name` or `title`. */
-function nameColumnOfTable(s: ReadingState, table: string): ColumnInfo | undefined {
+export function nameColumnOfTable(s: ReadingState, table: string): ColumnInfo | undefined {
   const names = (s.index.table(table)?.columns ?? []).filter(
     (c) => c.text && !c.path.length && ['name', 'title'].includes(c.readings[0]?.words.at(-1) ?? ''),
   );

@@ -26,7 +26,8 @@ describe('row-keys', () => {
     { say: 'population divided by area for each state', on: fleet, means: 'state_name, (population / area)' },
     // Computed per group: the group keys are shown already, nothing is added.
     { say: 'the average capacity for each aircraft code', on: fleet, means: 'avg(capacity)' },
-    { say: 'the number of orders per customer', means: 'customer_id, count(*)' },
+    // (each customer shown by name: counted-entities)
+    { say: 'the number of orders per customer', means: 'customers.name, count(*)' },
   ];
   readingCorpus(EXAMPLES, (_p, plan) => plan?.select ?? '');
 });

@@ -102,6 +102,10 @@ export interface ReadingState {
   /** `by number of sales` on rows: counts said of a column that holds the number per row (aggregates). */
   readonly rowFigures: Set<AggregateLink>;
   groupKeys: Resolved[];
+  /** Group keys not shown: an entity's key grouping rows shown by its name (counted-entities). */
+  unshownKeys: Resolved[];
+  /** Entities ranked by a count, said in the singular: one answer (counted-entities). */
+  oneEntity: boolean;
   /** Something is computed per group (a quantifier such as `which X` only groups then). */
   groupsNeeded: boolean;
   limitHead: LimitHead | null;
@@ -151,6 +155,8 @@ export function newReadingState(links: Links, schema: LinkSchema, index: SchemaI
     superlativeAggregates: new Set(),
     rowFigures: new Set(),
     groupKeys: [],
+    unshownKeys: [],
+    oneEntity: false,
     groupsNeeded: false,
     limitHead: null,
     timeBucket: null,

@@ -10,6 +10,9 @@ describe('comparison-cues', () => {
     { say: 'Readings with humidity below 40 percent.', means: [['<', 40, null, 'percent']] },
     { say: 'Orders with quantity between 2 and 5.', means: [['between', 2, 5, null]] },
     { say: 'Trips with 3 passengers or more.', on: 'taxi', means: [['>=', 3, null, null]] },
+    // A spelled number before a trailing cue: `two or more`.
+    { say: 'Customers with two or more orders.', means: [['>=', 2, null, null]] },
+    { say: 'Trips with three passengers or fewer.', on: 'taxi', means: [['<=', 3, null, null]] },
     // A comparative after `or` says the direction: `30 or younger` is at most 30 of age.
     { say: 'Names of all pilots aged 30 or younger.', means: [['<=', 30, null, null]] },
     { say: 'Drivers aged 60 or older.', on: 'taxi', means: [['>=', 60, null, null]] },

@@ -141,8 +141,9 @@ export function findComparisons(tokens: readonly Token[], taken: ReadonlySet<num
     if (taken.has(i) || used.has(i)) continue;
     const n = numberAt(tokens, i);
     if (!n) continue;
-    // A spelled number (`at least one`) counts only right after a cue.
-    if (tokens[i]?.kind !== 'number' && !CUES.some(([words]) => matchesBackward(tokens, i - 1, words))) continue;
+    // A spelled number (`at least one`, `two or more`) counts only right after a cue or before a trailing one.
+    const cued = CUES.some(([words]) => matchesBackward(tokens, i - 1, words)) || !!postfixAfter(tokens, n);
+    if (tokens[i]?.kind !== 'number' && !cued) continue;
     const found = betweenAt(tokens, i, n, taken) ?? withCue(tokens, i, n, taken);
     if (!found) continue;
     out.push(found.comparison);

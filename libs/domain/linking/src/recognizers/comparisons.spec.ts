@@ -34,6 +34,11 @@ describe('comparisons', () => {
       say: 'Customers with more than 5 orders.',
       means: [{ said: 'more than 5 orders: > 5', aggregate: 'count of rows', owner: 'Customers' }],
     },
+    // The noun counted after a trailing cue.
+    {
+      say: 'Customers with two or more orders.',
+      means: [{ said: 'two or more orders: >= 2', aggregate: 'count of rows', owner: 'Customers' }],
+    },
     {
       say: 'Customers with more than 5 corresponding orders.',
       means: [{ said: 'more than 5 corresponding orders: > 5', aggregate: 'count of rows', owner: 'Customers' }],

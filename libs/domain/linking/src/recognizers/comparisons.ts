@@ -47,7 +47,9 @@ function comparisonOf(s: LinkState, c: FoundComparison): ComparisonLink {
   const subject = said.subject;
   let aggregate = said.aggregate ?? aggregateNamedWith(s, c, subject);
   // `more than 5 orders`, `more than 2 corresponding documents`: a count of rows.
-  const after = s.termAt.get(RELATED_WORDS.has(norm(s, c.numberEnd)) ? c.numberEnd + 1 : c.numberEnd);
+  const afterNumber = s.termAt.get(RELATED_WORDS.has(norm(s, c.numberEnd)) ? c.numberEnd + 1 : c.numberEnd);
+  // `two or more browsers`: the noun counted follows the trailing cue.
+  const after = afterNumber ?? (c.postfixAt !== null ? s.termAt.get(c.end) : undefined);
   const countsRows =
     !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
   const hinted = c.hintWords.flatMap((w) => conceptColumns(s.index, w));
