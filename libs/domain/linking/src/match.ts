@@ -16,7 +16,7 @@ import {
 } from './lexicon';
 import { SUPERLATIVES } from './recognizers/superlatives';
 import { looksTemporal, type ColumnInfo, type Reading, type SchemaIndex } from './schema-index';
-import { quotedSpans, singular, stem, type Token } from './text';
+import { numberOf, quotedSpans, singular, stem, type Token } from './text';
 import type { ColumnCandidate, MatchKind, Meaning, TableCandidate, TermLink, ValueCandidate } from './types';
 
 /** How a request word met an identifier word, from surest to weakest. */
@@ -260,6 +260,8 @@ function candidatesFor(
   if ((FUNCTION_WORDS.has(first) && !spelledOnly) || FUNCTION_WORDS.has(last)) return null;
   // A lone number is a quantity, not a name; a number inside a value (`dev 03`) is fine.
   if (single && span[0]?.kind === 'number') return null;
+  // `5 times`, `two times`: how often, not a moment or a column.
+  if (single && (first === 'times' || first === 'time') && numberOf(tokens[start - 1]) !== null) return null;
 
   const values: ValueCandidate[] = [];
   const saidAsName = span.some((t) => t.kind === 'number' || (t.i > 0 && /^\p{Lu}/u.test(t.text)));

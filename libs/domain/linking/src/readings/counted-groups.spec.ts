@@ -16,6 +16,9 @@ describe('counted-groups', () => {
     { say: 'segments with at least three customers', means: ['segment, count(*)', 'segment', 'count(*) >= 3', '', null] },
     { say: 'the sites where exactly two devices are installed', means: ['site, count(*)', 'site', 'count(*) = 2', '', null] },
     { say: 'boroughs with more than 100 trips', on: 'taxi', means: ['pu_borough, count(*)', 'pu_borough', 'count(*) > 100', '', null] },
+    // How many times, said of the rows by a verb: the rows that many share the value.
+    { say: 'Which statuses were used less than 5 times?', means: ['status, count(*)', 'status', 'count(*) < 5', '', null] },
+    { say: 'Which countries appear at least 2 times?', means: ['country, count(*)', 'country', 'count(*) >= 2', '', null] },
     // A row condition said as well stays a row condition.
     { say: 'categories that have more than 5 orders with a quantity above 3', means: ['category, count(*)', 'category', 'count(*) > 5', 'quantity > 3', null] },
     // The head is a table: its rows counted per entity (counted-entities), shown by their name.

@@ -1,3 +1,4 @@
+import { REQUEST_VERBS } from '../lexicon';
 import { ownKey } from '../schema-index';
 import { singular } from '../text';
 import type { ComparisonLink, TermLink } from '../types';
@@ -20,13 +21,15 @@ export const countedGroups: ReadingRule = {
     const counted = s.links.comparisons.filter((c) => c.countsRows && c.op !== 'between');
     const c = counted[0];
     if (!c || counted.length > 1) return;
-    const rows = countedTerm(s, c);
-    if (!rows || isTableMention(s, rows) !== s.source) return;
-    const head = headBefore(s, c);
+    // `used less than 5 times`: the source's own rows counted, said by a verb rather than a noun.
+    const times = /\btimes?$/i.test(c.text);
+    const rows = times ? undefined : countedTerm(s, c);
+    if (!times && (!rows || isTableMention(s, rows) !== s.source)) return;
+    const head = headBefore(s, c, times);
     const key = head && groupColumn(s, head);
     if (!head || !key) return;
     use(s, head);
-    use(s, rows);
+    if (rows) use(s, rows);
     s.groupKeys.push(key);
     s.aggregates.push({ link: null, agg: { fn: 'count', arg: null, distinct: false } });
     s.readings.push(`"${head.text} … ${c.text}" is read as the ${key.info.column} values shared by that many rows`);
@@ -43,10 +46,15 @@ function countedTerm(s: ReadingState, c: ComparisonLink): TermLink | undefined {
   return s.links.terms.find((t) => t.end === c.end && t.start > c.start && !t.values.length && !t.negated);
 }
 
-/** The term ending right before the clause that holds the comparison, past its little words. */
-function headBefore(s: ReadingState, c: ComparisonLink): TermLink | undefined {
+/** Verbs a count said in `times` is of (`were used`, `has been visited`): passed over like the little words. */
+const isVerbOfTimes = (w: string) => w === 'been' || w === 'be' || REQUEST_VERBS.has(w) || /ed$/.test(w);
+
+/** The term ending right before the clause that holds the comparison, past its little words (and, for `times`, its verb). */
+function headBefore(s: ReadingState, c: ComparisonLink, times = false): TermLink | undefined {
   let k = c.start - 1;
-  while (k >= 0 && CLAUSE_WORDS.has((s.links.tokens[k] ?? '').toLowerCase())) k--;
+  const passable = (w: string) =>
+    CLAUSE_WORDS.has(w) || (times && isVerbOfTimes(w) && !s.links.terms.some((t) => t.start === k));
+  while (k >= 0 && passable((s.links.tokens[k] ?? '').toLowerCase())) k--;
   if (k === c.start - 1) return undefined;
   const head = s.links.terms.find((t) => t.end === k + 1);
   return head && !head.values.length && !head.negated ? head : undefined;

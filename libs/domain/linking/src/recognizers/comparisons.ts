@@ -50,11 +50,13 @@ function comparisonOf(s: LinkState, c: FoundComparison): ComparisonLink {
   const afterNumber = s.termAt.get(RELATED_WORDS.has(norm(s, c.numberEnd)) ? c.numberEnd + 1 : c.numberEnd);
   // `two or more browsers`: the noun counted follows the trailing cue.
   const after = afterNumber ?? (c.postfixAt !== null ? s.termAt.get(c.end) : undefined);
+  // `nominated more than two times`, `used less than 5 times`: how many rows say it.
+  const times = ['time', 'times'].includes(norm(s, c.numberEnd)) && c.op !== 'between' && subject === null;
   const countsRows =
-    !!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between';
+    times || (!!after && subject !== after.id && after.tables.length > 0 && !after.values.length && c.op !== 'between');
   const hinted = c.hintWords.flatMap((w) => conceptColumns(s.index, w));
   if (countsRows) aggregate = 'count';
-  const end = countsRows && after ? after.end : c.end;
+  const end = times ? c.numberEnd + 1 : countsRows && after ? after.end : c.end;
   return {
     start: c.start,
     end,
