@@ -2,7 +2,7 @@ import { findJoinPath, parseQueryPlan, type Condition } from '@nl2p/query-plan';
 import type { TermLink } from '../types';
 import { keyedTables } from './join-key';
 import { doubt, isTableMention, use } from './lookup';
-import type { ReadingRule, ReadingState } from './state';
+import type { AbsentRows, ReadingRule, ReadingState } from './state';
 
 /**
  * Rows of the source that have no rows in another table (`customers who have not placed any
@@ -46,7 +46,7 @@ function absent(s: ReadingState, source: string, table: string, terms: TermLink[
   if (off) return fail(s, said, `"${off.text}" is not on the way from ${source} to ${table}`);
   for (const t of terms) use(s, t);
   s.readings.push(`"${said}" said absent: ${source} rows with no ${first.table} row`);
-  return {
+  const condition: AbsentRows['condition'] = {
     kind: 'exists',
     negated: true,
     subquery: {
@@ -54,6 +54,9 @@ function absent(s: ReadingState, source: string, table: string, terms: TermLink[
       correlate: [{ outer: { column: on.left.column }, inner: { column: on.right.column } }],
     },
   };
+  // What is said of the absent rows (`never broadcast in the morning`) joins them later (absent-conditions).
+  s.absent.push({ condition, path: path.joins, start: Math.min(...terms.map((t) => t.start)) });
+  return condition;
 }
 
 function fail(s: ReadingState, said: string, why: string): null {

@@ -1,10 +1,12 @@
 import { absence } from './absence';
+import { absentConditions } from './absent-conditions';
 import { aggregates } from './aggregates';
 import { alphabeticalOrder } from './alphabetical-order';
 import { booleans } from './booleans';
 import { bothConditions } from './both-conditions';
 import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
+import { exceptRows } from './except-rows';
 import { ellipticalComparisons } from './elliptical-comparisons';
 import { grouping } from './grouping';
 import { groupExtremes } from './group-extremes';
@@ -12,6 +14,7 @@ import { having } from './having';
 import { implicitAggregate } from './implicit-aggregate';
 import { joins } from './joins';
 import { meaning } from './meaning';
+import { negatedRelatedValues } from './negated-related-values';
 import { orderLimit } from './order-limit';
 import { projection } from './projection';
 import { quantifiedComparisons } from './quantified-comparisons';
@@ -99,6 +102,9 @@ export const READING_RULES: readonly ReadingRule[] = [
   rowKeys,
   alphabeticalOrder,
   distinct,
+  exceptRows,
+  absentConditions,
+  negatedRelatedValues,
   // 7. accounting
   relations,
   unexplained,

@@ -67,11 +67,17 @@ function negateAfter(s: LinkState, i: number, w: string): void {
   }
 }
 
-/** A term that names a table rather than one of its columns (`orders`, not `order date`). */
+/**
+ * A term that names a table rather than one of its columns (`orders`, not `order date`). A key
+ * column it also meets (`policies` ~ `Policy_ID`) names the same rows, so it does not outweigh.
+ */
 function namesTable(t: TermLink): boolean {
   const table = t.tables[0]?.score ?? 0;
-  return table > 0 && !t.columns.some((c) => c.score > table);
+  return table > 0 && !t.columns.some((c) => c.score > table && !KEY_COLUMN.test(c.column));
 }
+
+/** `policy_id`, `PolicyID`, `id`: a column naming rows of a table, not an attribute. */
+const KEY_COLUMN = /(^|_)id$|[a-z]ID$|[a-z]Id$/i;
 
 /** The term naming a table right after `k`, past `any`, `a`, `the` (`written any papers`). */
 function tableAfter(s: LinkState, k: number): TermLink | null {
