@@ -20,7 +20,9 @@ export const absence: ReadingRule = {
       const table = t.negated && !t.values.length ? isTableMention(s, t) : null;
       return table && table !== source ? [{ t, table }] : [];
     });
-    const object = said.at(-1);
+    // The farthest of the rows said absent: the one whose way from the source passes the others
+    // (`devices in stock`: a shop's stock rows hold its devices), else the last said.
+    const object = [...said].reverse().find((x) => covers(s, source, x.table, said)) ?? said.at(-1);
     if (!object) return;
     const condition = absent(
       s,
@@ -31,6 +33,13 @@ export const absence: ReadingRule = {
     if (condition) s.conditions.push(condition);
   },
 };
+
+/** The join path from `source` to `table` passes every table said absent. */
+function covers(s: ReadingState, source: string, table: string, said: readonly { table: string }[]): boolean {
+  const path = findJoinPath(keyedTables(s.schema), source, [table]);
+  const onPath = new Set(path?.joins.map((j) => j.table) ?? []);
+  return said.every((x) => onPath.has(x.table));
+}
 
 /** NOT EXISTS a row of the first table on the path to `table`; every term said absent must lie on that path. */
 function absent(s: ReadingState, source: string, table: string, terms: TermLink[]): Condition | null {

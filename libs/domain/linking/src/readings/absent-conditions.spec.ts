@@ -27,6 +27,35 @@ function broadcastSchema(): LinkSchema {
   };
 }
 
+/** Shops and the devices they hold, through their stock rows. */
+function stockSchema(): LinkSchema {
+  const fk = (column: string, table: string) => ({ columns: [column], references: { table, columns: [column] } });
+  return {
+    streaming: false,
+    values: {},
+    tables: {
+      shop: [
+        { name: 'shop_id', data_type: 'INTEGER' },
+        { name: 'shop_name', data_type: 'VARCHAR' },
+      ],
+      stock: [
+        { name: 'shop_id', data_type: 'INTEGER' },
+        { name: 'device_id', data_type: 'INTEGER' },
+        { name: 'quantity', data_type: 'INTEGER' },
+      ],
+      device: [
+        { name: 'device_id', data_type: 'INTEGER' },
+        { name: 'carrier', data_type: 'VARCHAR' },
+      ],
+    },
+    keys: {
+      shop: { primaryKey: ['shop_id'] },
+      device: { primaryKey: ['device_id'] },
+      stock: { foreignKeys: [fk('shop_id', 'shop'), fk('device_id', 'device')] },
+    },
+  };
+}
+
 describe('absent-conditions', () => {
   const on = broadcastSchema();
   const EXAMPLES: Example<Said>[] = [
@@ -53,6 +82,12 @@ describe('absent-conditions', () => {
       say: 'programs launched after 2000 that have no broadcasts',
       on,
       means: ['program', 'NOT EXISTS (broadcast: program_id = program_id) AND launch_year >= 2001', null],
+    },
+    // `devices in stock`: the table after the preposition is the way to the absent rows, not the source.
+    {
+      say: 'names of shops that do not have any devices in stock',
+      on: stockSchema(),
+      means: ['shop', 'NOT EXISTS (stock: shop_id = shop_id)', null],
     },
     // Nothing said of the absent rows: the absence alone (through a bridge table, as before).
     {

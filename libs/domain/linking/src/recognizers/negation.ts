@@ -79,9 +79,13 @@ function namesTable(t: TermLink): boolean {
 /** `policy_id`, `PolicyID`, `id`: a column naming rows of a table, not an attribute. */
 const KEY_COLUMN = /(^|_)id$|[a-z]ID$|[a-z]Id$/i;
 
-/** The term naming a table right after `k`, past `any`, `a`, `the` (`written any papers`). */
+/**
+ * The term naming a table right after `k`, past `any`, `a`, `the` and one preposition (`written
+ * any papers`, `enrolled in any course`, `devices in stock`): the rows the absent ones are in.
+ */
 function tableAfter(s: LinkState, k: number): TermLink | null {
   let i = k;
+  if (['in', 'on', 'at', 'of', 'to', 'for', 'from'].includes(norm(s, i))) i++;
   while (['any', 'a', 'an', 'the', 'single'].includes(norm(s, i))) i++;
   const t = s.termAt.get(i);
   return t && t.start === i && !t.values.length && namesTable(t) ? t : null;
