@@ -89,6 +89,12 @@ describe('absent-conditions', () => {
       on: stockSchema(),
       means: ['shop', 'NOT EXISTS (stock: shop_id = shop_id)', null],
     },
+    // Read from the broadcasts, `never broadcast` has no place: a doubt, never both times at once.
+    {
+      say: 'names of programs broadcast in the morning that are never broadcast at night',
+      on,
+      means: ['broadcast JOIN program', "time_of_day IN ('Morning', 'Night')", '"broadcast" is said absent, but the answer reads broadcast rows'],
+    },
     // Nothing said of the absent rows: the absence alone (through a bridge table, as before).
     {
       say: 'authors who never wrote papers',

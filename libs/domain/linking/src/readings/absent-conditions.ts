@@ -26,7 +26,13 @@ export const absentConditions: ReadingRule = {
         const tables = tablesOf(s, c);
         return c !== a.condition && tables.length > 0 && tables.every((t) => onPath.has(t));
       });
-      if (moved.length) moveInto(s, a, moved);
+      const before = moved.filter((c) => saidBefore(s, c, a));
+      if (before.length) doubt(s, 'a condition on the rows said absent is said before the negation');
+      else if (moved.length) moveInto(s, a, moved);
+      // Joined on the very key the absence tests, no row could be left: the words read two ways.
+      const first = a.path[0]?.table;
+      if (first && s.joins.has(first))
+        doubt(s, `the ${first} rows said absent are also joined to the answer (the request reads two ways)`);
       const outside = sourceComparisonsAfter(s, a);
       if (outside.length)
         doubt(s, `"${outside.join('", "')}" is said after the negation, but is a condition on ${s.source} rows`);
@@ -60,14 +66,7 @@ function tablesOf(s: ReadingState, c: unknown): string[] {
 
 /** Calls `seen` with the table of every column reference in `node`, not descending into sub-queries. */
 function walkRefs(node: unknown, seen: (table: string | null) => void): void {
-  if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const n of node) walkRefs(n, seen);
-    return;
-  }
-  const o = node as Record<string, unknown>;
-  if (typeof o.column === 'string' && !('kind' in o)) seen(typeof o.table === 'string' ? o.table : null);
-  for (const [k, v] of Object.entries(o)) if (k !== 'subquery') walkRefs(v, seen);
+  walkColumns(node, (table) => seen(table));
 }
 
 /** The condition with the sub-query's own table left bare (as its plan names its source). */
@@ -134,4 +133,27 @@ function unplacedAbsences(s: ReadingState): TermLink[] {
     const excepted = !!s.excepted && table === s.source;
     return !!table && s.scope.includes(table) && !placed.has(table) && !excepted;
   });
+}
+
+/** A condition some word before the negation said (`broadcast in the morning that are never …`): not the absent rows'. */
+function saidBefore(s: ReadingState, c: Condition, a: AbsentRows): boolean {
+  const columns = new Set<string>();
+  walkColumns(c, (table, column) => columns.add(`${table ?? s.source}.${column}`));
+  const byValue = s.links.terms.some(
+    (t) => t.start < a.start && t.values.some((v) => columns.has(`${v.table}.${v.column}`)),
+  );
+  const byComparison = [...s.comparedBy].some(([link, said]) => said === c && link.start < a.start);
+  return byValue || byComparison;
+}
+
+/** Calls `seen` with the table and name of every column reference in `node`, sub-queries left out. */
+function walkColumns(node: unknown, seen: (table: string | null, column: string) => void): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) walkColumns(n, seen);
+    return;
+  }
+  const o = node as Record<string, unknown>;
+  if (typeof o.column === 'string' && !('kind' in o)) seen(typeof o.table === 'string' ? o.table : null, o.column);
+  for (const [k, v] of Object.entries(o)) if (k !== 'subquery') walkColumns(v, seen);
 }
