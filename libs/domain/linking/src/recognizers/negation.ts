@@ -54,7 +54,9 @@ function negateAfter(s: LinkState, i: number, w: string): void {
     if (t && !t.values.length) {
       // `customers who have not placed any orders`: rows of another table said absent (absence).
       // `trips without tips`: a measure said absent; what "absent" means (0, NULL) is not said.
-      if (!hit && t.start === k && (namesTable(t) || w === 'without' || w === 'no')) t.negated = true;
+      // After `any` a noun counts things (`do not have any policies`): rows, when it names a table at all.
+      const counted = norm(s, k - 1) === 'any' && t.tables.length > 0;
+      if (!hit && t.start === k && (namesTable(t) || counted || w === 'without' || w === 'no')) t.negated = true;
       // `written any papers`: a verb naming the table between (writes) and the rows said absent.
       const next = t.negated && namesTable(t) ? tableAfter(s, t.end) : null;
       if (next) next.negated = true;
