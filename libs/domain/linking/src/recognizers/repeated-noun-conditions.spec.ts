@@ -14,6 +14,11 @@ describe('repeated-noun-conditions', () => {
       on: 'taxi',
       means: [['above 50', 'under 5']],
     },
+    // `shared by` before the first noun is the same cue, read (accounted for) with it.
+    {
+      say: 'customers shared by orders with a quantity above 10 and orders with a quantity below 2',
+      means: [['above 10', 'below 2']],
+    },
     // `or` is either one.
     { say: 'customers that have orders with a quantity above 10 or orders with a quantity below 2', means: [] },
     // One noun, two conditions: the same rows meet both (an AND).

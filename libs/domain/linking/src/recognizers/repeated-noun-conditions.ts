@@ -1,5 +1,6 @@
 import type { ComparisonLink, TermLink } from '../types';
-import { range, type LinkRule, type LinkState } from './rule';
+import { range, slice, take, type LinkRule, type LinkState } from './rule';
+import { sharedByBefore } from './shared-by';
 
 /**
  * `publishers that have publications with a price above 10000000 and publications with a price
@@ -20,7 +21,11 @@ export const repeatedNounConditions: LinkRule = {
       if (!first || !second || first === second || !sameTableNamed(first, second) || !answeredBefore(s, first)) continue;
       const between = range(a.end, second.start).map((i) => s.tokens[i]?.norm);
       if (second.start < a.end || !between.includes('and') || between.includes('or') || b.orWithPrevious) continue;
-      s.allOf.push({ start: second.start, end: second.end, text: `${first.text} … and ${second.text}`, terms: [], comparisons: [k, k + 1] });
+      // `investors shared by entrepreneurs that … and entrepreneurs that …`: the cue is read here.
+      const [from, to] = [sharedByBefore(s, first.start)[0], first.start];
+      const cue = from !== undefined ? { cue: { start: from, end: to, text: slice(s, from, to) } } : {};
+      if (from !== undefined) take(s, range(from, to));
+      s.allOf.push({ start: second.start, end: second.end, text: `${first.text} … and ${second.text}`, terms: [], comparisons: [k, k + 1], ...cue });
     }
   },
 }; // prettier-ignore
