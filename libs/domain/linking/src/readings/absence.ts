@@ -1,7 +1,7 @@
 import { findJoinPath, parseQueryPlan, type Condition } from '@nl2p/query-plan';
 import type { TermLink } from '../types';
 import { keyedTables } from './join-key';
-import { doubt, isTableMention, use } from './lookup';
+import { doubt, isTableMention, join, use } from './lookup';
 import type { AbsentRows, ReadingRule, ReadingState } from './state';
 
 /**
@@ -54,6 +54,9 @@ function absent(s: ReadingState, source: string, table: string, terms: TermLink[
   const off = terms.find((t) => !onPath.has(isTableMention(s, t) ?? ''));
   if (off) return fail(s, said, `"${off.text}" is not on the way from ${source} to ${table}`);
   for (const t of terms) use(s, t);
+  // In scope, what is said of the absent rows (`a wedding in 2015`) finds its columns there; the
+  // conditions then move into the sub-query and the joins are dropped (absent-conditions).
+  for (const j of path.joins) join(s, j.table);
   s.readings.push(`"${said}" said absent: ${source} rows with no ${first.table} row`);
   const condition: AbsentRows['condition'] = {
     kind: 'exists',

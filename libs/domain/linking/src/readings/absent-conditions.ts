@@ -29,6 +29,8 @@ export const absentConditions: ReadingRule = {
       const before = moved.filter((c) => saidBefore(s, c, a));
       if (before.length) doubt(s, 'a condition on the rows said absent is said before the negation');
       else if (moved.length) moveInto(s, a, moved);
+      // The absence brought its tables into scope (absence); nothing outside needs them now.
+      dropUnusedJoins(s, new Set(a.path.map((j) => j.table)));
       // Joined on the very key the absence tests, no row could be left: the words read two ways.
       const first = a.path[0]?.table;
       if (first && s.joins.has(first))
