@@ -95,6 +95,12 @@ describe('absent-conditions', () => {
       on,
       means: ['broadcast JOIN program', "time_of_day IN ('Morning', 'Night')", '"broadcast" is said absent, but the answer reads broadcast rows'],
     },
+    // Words said after the absent rows weigh half for the source: the customers are answered, not the orders.
+    {
+      say: 'names of customers who have no orders in the books category',
+      on: 'demo',
+      means: ['customers', "NOT EXISTS (orders: customer_id = customer_id WHERE category = 'books')", null],
+    },
     // Nothing said of the absent rows: the absence alone (through a bridge table, as before).
     {
       say: 'authors who never wrote papers',
