@@ -105,6 +105,14 @@ describe('accountTokens: what consumed every token of a request', () => {
     ]);
   });
 
+  it('accounts for the words that say an answer is in each of two sets (`shared by`) as a relation', () => {
+    const links: Links = {
+      ...emptyLinks('years shared by team CLE and CWS'),
+      allOf: [{ start: 1, end: 3, text: 'shared by', terms: [], cue: { start: 1, end: 3, text: 'shared by' } }],
+    };
+    expect(show(accountTokens(links)).slice(0, 3)).toEqual(['years:filler/cue_word', 'shared:relation', 'by:relation']);
+  });
+
   it('tells filler by the lexicon (with the reason), and leaves any other word unexplained', () => {
     const links = emptyLinks('please show me the readings , getting everything from sensors quickly');
     expect(show(accountTokens(links))).toEqual([

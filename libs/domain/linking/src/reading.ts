@@ -93,6 +93,8 @@ function coveringLinks(links: Links): ({ kind: LinkKind; width: number } | undef
     ...links.ratios.flatMap((r) => r.cues.map((span) => ({ kind: 'ratio' as const, span }))),
     // A day of the week is a condition on time, as a range is.
     ...(links.weekDays ?? []).map((span) => ({ kind: 'time_range' as const, span })),
+    // `shared by A and B`: what relates the answer to each set.
+    ...(links.allOf ?? []).flatMap((a) => (a.cue ? [{ kind: 'relation' as const, span: a.cue }] : [])),
   ];
   const rank = (k: LinkKind) => (k === 'table' || k === 'column' || k === 'value' ? 0 : LINK_KINDS.indexOf(k));
   const out: ({ kind: LinkKind; width: number } | undefined)[] = links.tokens.map(() => undefined);

@@ -235,6 +235,8 @@ export interface TextMatchLink extends Span {
 export interface AllOfLink extends Span {
   terms: number[];
   comparisons?: number[];
+  /** Words that say it other than `both` (`shared by`, `common to`): read, so accounted for. */
+  cue?: Span;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { findJoinPath, parseQueryPlan, type Condition } from '@nl2p/query-plan';
 import type { TermLink } from '../types';
 import { keyedTables } from './join-key';
-import { doubt, isTableMention, use } from './lookup';
-import type { ReadingRule, ReadingState } from './state';
+import { doubt, isTableMention, join, use } from './lookup';
+import type { AbsentRows, ReadingRule, ReadingState } from './state';
 
 /**
  * Rows of the source that have no rows in another table (`customers who have not placed any
@@ -20,7 +20,9 @@ export const absence: ReadingRule = {
       const table = t.negated && !t.values.length ? isTableMention(s, t) : null;
       return table && table !== source ? [{ t, table }] : [];
     });
-    const object = said.at(-1);
+    // The farthest of the rows said absent: the one whose way from the source passes the others
+    // (`devices in stock`: a shop's stock rows hold its devices), else the last said.
+    const object = [...said].reverse().find((x) => covers(s, source, x.table, said)) ?? said.at(-1);
     if (!object) return;
     const condition = absent(
       s,
@@ -31,6 +33,13 @@ export const absence: ReadingRule = {
     if (condition) s.conditions.push(condition);
   },
 };
+
+/** The join path from `source` to `table` passes every table said absent. */
+function covers(s: ReadingState, source: string, table: string, said: readonly { table: string }[]): boolean {
+  const path = findJoinPath(keyedTables(s.schema), source, [table]);
+  const onPath = new Set(path?.joins.map((j) => j.table) ?? []);
+  return said.every((x) => onPath.has(x.table));
+}
 
 /** NOT EXISTS a row of the first table on the path to `table`; every term said absent must lie on that path. */
 function absent(s: ReadingState, source: string, table: string, terms: TermLink[]): Condition | null {
@@ -45,8 +54,11 @@ function absent(s: ReadingState, source: string, table: string, terms: TermLink[
   const off = terms.find((t) => !onPath.has(isTableMention(s, t) ?? ''));
   if (off) return fail(s, said, `"${off.text}" is not on the way from ${source} to ${table}`);
   for (const t of terms) use(s, t);
+  // In scope, what is said of the absent rows (`a wedding in 2015`) finds its columns there; the
+  // conditions then move into the sub-query and the joins are dropped (absent-conditions).
+  for (const j of path.joins) join(s, j.table);
   s.readings.push(`"${said}" said absent: ${source} rows with no ${first.table} row`);
-  return {
+  const condition: AbsentRows['condition'] = {
     kind: 'exists',
     negated: true,
     subquery: {
@@ -54,6 +66,9 @@ function absent(s: ReadingState, source: string, table: string, terms: TermLink[
       correlate: [{ outer: { column: on.left.column }, inner: { column: on.right.column } }],
     },
   };
+  // What is said of the absent rows (`never broadcast in the morning`) joins them later (absent-conditions).
+  s.absent.push({ condition, path: path.joins, start: Math.min(...terms.map((t) => t.start)) });
+  return condition;
 }
 
 function fail(s: ReadingState, said: string, why: string): null {

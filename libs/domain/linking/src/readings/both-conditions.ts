@@ -13,20 +13,20 @@ export const bothConditions: ReadingRule = {
   apply(s) {
     for (const a of s.links.allOf) {
       if (!a.comparisons) continue;
-      if (!intersect(s, a.comparisons)) doubt(s, `"${a.text}" joins conditions that could not be asked apart`);
+      if (!intersect(s, a.comparisons, a.text)) doubt(s, `"${a.text}" joins conditions that could not be asked apart`);
     }
   },
 };
 
-function intersect(s: ReadingState, comparisons: readonly number[]): boolean {
-  const said = comparisons.map((k) => {
+function intersect(s: ReadingState, comparisons: readonly number[], said: string): boolean {
+  const sides = comparisons.map((k) => {
     const c = s.links.comparisons[k];
     return c ? s.comparedBy.get(c) : undefined;
   });
-  const [first, ...others] = said;
-  if (!first || s.intersect || !said.every((c) => c && s.conditions.includes(c))) return false;
+  const [first, ...others] = sides;
+  if (!first || s.intersect || !sides.every((c) => c && s.conditions.includes(c))) return false;
   s.conditions = s.conditions.filter((c) => !others.includes(c));
   s.intersect = { first, others: others.flatMap((c) => (c ? [c] : [])) };
-  s.readings.push(`"both" is read as the answers for each of ${comparisons.length} conditions, intersected`);
+  s.readings.push(`"${said}" is read as the answers for each of ${comparisons.length} conditions, intersected`);
   return true;
 }

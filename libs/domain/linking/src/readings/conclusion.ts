@@ -1,6 +1,7 @@
 import type { Condition, QueryPlanInput } from '@nl2p/query-plan';
 import type { PlanProposal, PlanSlots } from '../types';
 import { isTableMention, ref } from './lookup';
+import { exceptions } from './except-rows';
 import { slotsOf } from './slots';
 import type { ReadingState } from './state';
 
@@ -34,7 +35,7 @@ export function conclusion(s: ReadingState): PlanProposal {
     limit: s.limit,
     offset: s.offset,
     extreme_per_group: s.extreme,
-    set_operations: intersections(s, where),
+    set_operations: [...(intersections(s, where) ?? []), ...exceptions(s)],
   };
   const slots = slotsOf(s, where);
   // "show all devices": naming the table is asking for its rows.

@@ -1,4 +1,5 @@
 import { absence } from './absence';
+import { absentConditions } from './absent-conditions';
 import { aggregates } from './aggregates';
 import { alphabeticalOrder } from './alphabetical-order';
 import { booleans } from './booleans';
@@ -7,6 +8,7 @@ import { countedEntities } from './counted-entities';
 import { countedEntityLimit } from './counted-entity-limit';
 import { countedGroups } from './counted-groups';
 import { distinct } from './distinct';
+import { exceptRows } from './except-rows';
 import { repeatedRows } from './repeated-rows';
 import { ellipticalComparisons } from './elliptical-comparisons';
 import { grouping } from './grouping';
@@ -15,6 +17,7 @@ import { having } from './having';
 import { implicitAggregate } from './implicit-aggregate';
 import { joins } from './joins';
 import { meaning } from './meaning';
+import { negatedRelatedValues } from './negated-related-values';
 import { orderLimit } from './order-limit';
 import { projection } from './projection';
 import { quantifiedComparisons } from './quantified-comparisons';
@@ -104,6 +107,10 @@ export const READING_RULES: readonly ReadingRule[] = [
   rowKeys,
   alphabeticalOrder,
   distinct,
+  exceptRows,
+  absentConditions,
+  negatedRelatedValues,
+  // each row once, on the joins that remain
   repeatedRows,
   // 7. accounting
   relations,

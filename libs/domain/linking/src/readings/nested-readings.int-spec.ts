@@ -16,6 +16,16 @@ const url = process.env.POSTGRES_URL;
 const TMP = '__nl2pipeline_tmp__0123456789abcdef0123456789abcdef_2_1';
 
 const CASES: { say: string; sql: string }[] = [
+  // The rows said absent are the source's own: an EXCEPT of the same projection (except-rows).
+  {
+    say: 'categories except for those having an order with a unit price above 500',
+    sql: 'SELECT category FROM orders EXCEPT SELECT category FROM orders WHERE unit_price > 500',
+  },
+  // What is said of rows said absent is inside the NOT EXISTS (absent-conditions).
+  {
+    say: 'names of customers who have no orders in the books category',
+    sql: "SELECT c.name FROM customers c WHERE c.customer_id NOT IN (SELECT customer_id FROM orders WHERE category = 'books' AND customer_id IS NOT NULL)",
+  },
   {
     say: 'orders with a quantity above the average quantity',
     sql: 'SELECT o.* FROM orders o CROSS JOIN (SELECT avg(quantity) AS a FROM orders) x WHERE o.quantity > x.a',

@@ -8,6 +8,9 @@ import type { ReadingRule, ReadingState } from './state';
  * it (what is aggregated, counted or computed) weighing most. Two tables that fit equally are a
  * doubt; no word naming data is no plan at all.
  */
+/** How much a negated value's table counts toward the source. */
+const NEGATED_VALUE = 0.5;
+
 export const sourceTable: ReadingRule = {
   name: 'source-table',
   apply(s) {
@@ -30,10 +33,15 @@ export const sourceTable: ReadingRule = {
 
 function rankTables(s: ReadingState): { table: string; score: number }[] {
   const anchored = anchors(s);
+  const absentFrom = Math.min(...s.links.terms.filter((t) => t.negated && !t.values.length).map((t) => t.start));
   const ranked = Object.keys(s.schema.tables).map((table) => {
     let score = 0;
     // A table said absent (`customers with no orders`) is what the rows lack, not where they come from.
-    for (const t of s.links.terms) if (!(t.negated && !t.values.length)) score += termScore(t, table);
+    // A value said absent (`dorms that do not have a TV lounge`) is what the rows lack, and so are
+    // the words said after rows said absent (`no orders with a quantity above 5`): they count half.
+    for (const t of s.links.terms)
+      if (!(t.negated && !t.values.length))
+        score += termScore(t, table) * (t.negated || t.start > absentFrom ? NEGATED_VALUE : 1);
     for (const c of s.links.comparisons)
       if (c.subject === null && c.hinted.some((h) => h.table === table)) score += 0.3;
     for (const o of s.links.orders) if (o.hinted.some((h) => h.table === table)) score += 0.3;

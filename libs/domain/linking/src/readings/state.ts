@@ -1,5 +1,6 @@
 import type {
   Aggregate,
+  Join,
   CompareOp,
   Condition,
   ExtremePerGroup,
@@ -17,6 +18,15 @@ export interface Resolved {
   table: string;
   info: ColumnInfo;
   score: number;
+}
+
+/** Rows of another table said absent: the NOT EXISTS condition and the joins that reach them. */
+export interface AbsentRows {
+  condition: Extract<Condition, { kind: 'exists' }>;
+  /** From the source on: the first is the table the sub-query reads. */
+  path: Join[];
+  /** Where the negation's phrase begins (the first term said absent): what is said after it lies inside. */
+  start: number;
 }
 
 /** An aggregate of the plan, with the link that said it (none when the reading added it). */
@@ -87,6 +97,10 @@ export interface ReadingState {
    * own conditions hold the first (conclusion builds one plan per other, in the first's place).
    */
   intersect: { first: Condition; others: Condition[] } | null;
+  /** Rows said absent (absence): the NOT EXISTS condition and the join path from the source to them. */
+  readonly absent: AbsentRows[];
+  /** `home cities except for those having a driver older than 40`: the rows whose answer is taken away (EXCEPT). */
+  excepted: Condition[] | null;
   /** The row condition each comparison became, for the readings that combine them (`both …`). */
   readonly comparedBy: Map<ComparisonLink, Condition>;
   having: HavingCondition[];
@@ -145,6 +159,8 @@ export function newReadingState(links: Links, schema: LinkSchema, index: SchemaI
     used: new Set(),
     conditions: [],
     intersect: null,
+    absent: [],
+    excepted: null,
     comparedBy: new Map(),
     having: [],
     elliptical: [],

@@ -1,4 +1,5 @@
-import { range, take, type LinkRule, type LinkState } from './rule';
+import { range, slice, take, type LinkRule, type LinkState } from './rule';
+import { sharedByAt } from './shared-by';
 
 const CLAUSE_END = new Set(['?', '.', ';', '!']);
 
@@ -12,11 +13,15 @@ export const bothValues: LinkRule = {
   name: 'both-values',
   apply(s) {
     for (let i = 0; i < s.tokens.length; i++) {
-      if (s.tokens[i]?.norm !== 'both' || s.taken.has(i)) continue;
-      const said = valuesAfter(s, i);
+      // `both`, or `shared by` / `common to` (`the starting years shared by technicians from team CLE and CWS`).
+      const end = s.tokens[i]?.norm === 'both' ? i + 1 : sharedByAt(s, i);
+      if (end === null || s.taken.has(i)) continue;
+      const said = valuesAfter(s, end - 1);
       if (!said) continue;
-      s.allOf.push({ start: i, end: i + 1, text: s.tokens[i]?.text ?? 'both', terms: said });
-      take(s, range(i, i + 1));
+      const text = slice(s, i, end);
+      const cue = end - i > 1 ? { cue: { start: i, end, text } } : {};
+      s.allOf.push({ start: i, end, text, terms: said, ...cue });
+      take(s, range(i, end));
     }
   },
 };

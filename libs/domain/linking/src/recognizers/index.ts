@@ -25,6 +25,7 @@ import { quantifiedComparisons } from './quantified-comparisons';
 import { ratioCues } from './ratio-cues';
 import { ratios } from './ratios';
 import { relationVerbs } from './relation-verbs';
+import { repeatedNounConditions } from './repeated-noun-conditions';
 import { setComparisons } from './set-comparisons';
 import type { LinkRule } from './rule';
 import { superlativeOrders } from './superlative-orders';
@@ -99,6 +100,7 @@ export const LINK_RULES: readonly LinkRule[] = [
   aggregates,
   comparisons,
   bothConditions,
+  repeatedNounConditions,
   setComparisons,
   quantifiedComparisons,
   equalNumbers,

@@ -54,7 +54,9 @@ function negateAfter(s: LinkState, i: number, w: string): void {
     if (t && !t.values.length) {
       // `customers who have not placed any orders`: rows of another table said absent (absence).
       // `trips without tips`: a measure said absent; what "absent" means (0, NULL) is not said.
-      if (!hit && t.start === k && (namesTable(t) || w === 'without' || w === 'no')) t.negated = true;
+      // After `any` a noun counts things (`do not have any policies`): rows, when it names a table at all.
+      const counted = norm(s, k - 1) === 'any' && t.tables.length > 0;
+      if (!hit && t.start === k && (namesTable(t) || counted || w === 'without' || w === 'no')) t.negated = true;
       // `written any papers`: a verb naming the table between (writes) and the rows said absent.
       const next = t.negated && namesTable(t) ? tableAfter(s, t.end) : null;
       if (next) next.negated = true;
@@ -67,15 +69,25 @@ function negateAfter(s: LinkState, i: number, w: string): void {
   }
 }
 
-/** A term that names a table rather than one of its columns (`orders`, not `order date`). */
+/**
+ * A term that names a table rather than one of its columns (`orders`, not `order date`). A key
+ * column it also meets (`policies` ~ `Policy_ID`) names the same rows, so it does not outweigh.
+ */
 function namesTable(t: TermLink): boolean {
   const table = t.tables[0]?.score ?? 0;
-  return table > 0 && !t.columns.some((c) => c.score > table);
+  return table > 0 && !t.columns.some((c) => c.score > table && !KEY_COLUMN.test(c.column));
 }
 
-/** The term naming a table right after `k`, past `any`, `a`, `the` (`written any papers`). */
+/** `policy_id`, `PolicyID`, `id`: a column naming rows of a table, not an attribute. */
+const KEY_COLUMN = /(^|_)id$|[a-z]ID$|[a-z]Id$/i;
+
+/**
+ * The term naming a table right after `k`, past `any`, `a`, `the` and one preposition (`written
+ * any papers`, `enrolled in any course`, `devices in stock`): the rows the absent ones are in.
+ */
 function tableAfter(s: LinkState, k: number): TermLink | null {
   let i = k;
+  if (['in', 'on', 'at', 'of', 'to', 'for', 'from'].includes(norm(s, i))) i++;
   while (['any', 'a', 'an', 'the', 'single'].includes(norm(s, i))) i++;
   const t = s.termAt.get(i);
   return t && t.start === i && !t.values.length && namesTable(t) ? t : null;

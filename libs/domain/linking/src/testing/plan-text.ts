@@ -111,7 +111,8 @@ export function conditionText(c: Condition): string {
       // The sub-plan's table and what ties it to the outer row: `NOT EXISTS (writes: authorid = authorid)`.
       const tie = c.subquery.correlate.map((k) => `${refText(k.inner)} = ${refText(k.outer)}`).join(' AND ');
       const where = c.subquery.plan.where ? ` WHERE ${conditionText(c.subquery.plan.where)}` : '';
-      return `${c.negated ? 'NOT ' : ''}EXISTS (${c.subquery.plan.source}: ${tie}${where})`;
+      const joined = c.subquery.plan.joins.map((j) => ` JOIN ${j.table}`).join('');
+      return `${c.negated ? 'NOT ' : ''}EXISTS (${c.subquery.plan.source}${joined}: ${tie}${where})`;
     }
     case 'compare_subquery': {
       // The sub-plan in SQL-like words: `price > (SELECT avg(price) FROM products)`.
