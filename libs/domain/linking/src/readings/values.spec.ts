@@ -18,10 +18,20 @@ const fares: LinkSchema = {
   values: { fare: { from_airport: ['JFK', 'LAX', 'ORD'], to_airport: ['JFK', 'LAX', 'ORD'] } },
 };
 
+/** Nurses whose position column also holds the word `Nurse`. */
+const nurses: LinkSchema = {
+  streaming: false,
+  tables: { Nurse: [{ name: 'EmployeeID', data_type: 'INTEGER' }, { name: 'Name', data_type: 'VARCHAR' }, { name: 'Position', data_type: 'VARCHAR' }] },
+  values: { Nurse: { Position: ['Head Nurse', 'Nurse'] } },
+}; // prettier-ignore
+
 describe('values', () => {
   // The WHERE a value makes.
   const EXAMPLES: Example<string | null>[] = [
     { say: 'List the names of our customers from Germany.', means: "country = 'Germany'" },
+    // A word naming the table its value is in names the table: every nurse is a Nurse row.
+    { say: 'Find the names of nurses.', on: nurses, means: '' },
+    { say: 'Find the names of the head nurses.', on: nurses, means: "Position = 'Head Nurse'" },
     // The column said before its value, with a verb of being, a negation and quotes between.
     { say: 'Names of customers whose country is not "Germany".', means: "country != 'Germany'" },
     { say: 'Names of customers whose country is "Germany" or "France".', means: "country IN ('Germany', 'France')" },

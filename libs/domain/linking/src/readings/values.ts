@@ -101,6 +101,8 @@ function valueOf(s: ReadingState, t: TermLink, groups: Map<string, ValueGroup>):
   if (!v) return;
   const bestOther = Math.max(0, ...t.tables.map((x) => x.score), ...t.columns.map((x) => x.score));
   if (bestOther > v.score + TIE) return;
+  // `nurses` over a table `Nurse` whose Position has the value 'Nurse': every row of it is one.
+  if (t.tables.some((x) => x.table === v.table && (x.match === 'exact' || x.match === 'plural'))) return;
   const info = s.index.table(v.table)?.columns.find((c) => c.column === v.column && !c.path.length);
   if (!info) return;
   const key = `${v.table}.${v.column}/${t.negated}`;
