@@ -10,6 +10,12 @@ const courses: LinkSchema = {
   keys: { course: { primaryKey: ['course_id'] }, course_offering: { primaryKey: ['offering_id'], foreignKeys: [{ columns: ['course_id'], references: { table: 'course', columns: ['course_id'] } }] } },
 }; // prettier-ignore
 
+const rooms: LinkSchema = {
+  streaming: false,
+  tables: { Rooms: [{ name: 'RoomId', data_type: 'VARCHAR' }, { name: 'bedType', data_type: 'VARCHAR' }, { name: 'decor', data_type: 'VARCHAR' }] },
+  values: { Rooms: { bedType: ['Double', 'King', 'Queen'], decor: ['modern', 'rustic'] } },
+}; // prettier-ignore
+
 describe('grouping', () => {
   // The GROUP BY.
   const EXAMPLES: Example<string | null>[] = [
@@ -25,6 +31,9 @@ describe('grouping', () => {
     // Read as one noun whose head is the rows themselves (`offer`: an offering), the word before
     // the head is what is grouped by.
     { say: 'How many courses does each department offer?', on: courses, means: 'course.department' },
+    // A head met only as a generic word yields to the word before it that spells a column.
+    { say: 'Find the number of rooms with king bed for each decor type.', on: rooms, means: 'decor' },
+    { say: 'Find the number of rooms for each bed type.', on: rooms, means: 'bedType' },
   ];
   readingCorpus(EXAMPLES, (_p, plan) => plan?.groupBy ?? null);
 });

@@ -1,7 +1,7 @@
 import { ownKey } from '../schema-index';
 import { singular } from '../text';
 import type { TermLink } from '../types';
-import { doubt, isTableMention, join, keyFor, resolve, term, use } from './lookup';
+import { doubt, isTableMention, join, keyFor, matchKind, resolve, term, use } from './lookup';
 import type { LimitHead, ReadingRule, ReadingState, Resolved } from './state';
 
 /**
@@ -26,7 +26,10 @@ export const grouping: ReadingRule = {
       for (const q of g.qualifiers) use(s, term(s, q));
       for (const qt of qualifierTables) if (qt !== s.source) join(s, qt);
       const own = groupKey(s, head, qualifierTables[0] ?? null);
-      const r = own === undefined || (own && isOwnKey(s, own)) ? (qualifierKey(s, g.qualifiers) ?? own) : own;
+      const r =
+        own === undefined || (own && isOwnKey(s, own)) || headOnlyGeneric(s, head, own, g.qualifiers)
+          ? (qualifierKey(s, g.qualifiers) ?? own)
+          : own;
       use(s, head);
       if (r === undefined) continue;
       // "Which customers (by name)": the `by` column replaces the entity's key.
@@ -61,6 +64,17 @@ function qualifierKey(s: ReadingState, qualifiers: number[]): Resolved | null | 
   const q = last === undefined ? undefined : term(s, last);
   // The column the word names best, joined if need be (`department`: course.department, not a loose match in scope).
   return q && !isTableMention(s, q) ? groupKey(s, q, q.columns[0]?.table ?? null) : undefined;
+}
+
+/**
+ * `for each decor type` beside `decor` and `bedType`: a head met only as a generic word (`type`)
+ * or by meaning yields to the word before it when that word spells a column (`decor`).
+ */
+function headOnlyGeneric(s: ReadingState, head: TermLink, own: Resolved | null, qualifiers: number[]): boolean {
+  const kind = own ? matchKind(head, own) : null;
+  if (kind !== 'generic' && kind !== 'related') return false;
+  const q = term(s, qualifiers.at(-1) ?? -1);
+  return !!q && q.columns.some((c) => c.match === 'exact' || c.match === 'plural');
 }
 
 /** The source's own key on SQL targets: a group per row is no group. */
