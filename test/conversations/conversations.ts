@@ -101,7 +101,7 @@ const REPLIES: Conversation[] = [
     schema: 'demo',
     kind: 'reply',
     turns: [ask('how many beacons per site', 'word'), answer('devices')],
-    sql: 'SELECT site, count(device_id) AS count_device_id FROM devices GROUP BY site',
+    sql: 'SELECT site, count(DISTINCT device_id) AS count_distinct_device_id FROM devices GROUP BY site',
     reference: 'SELECT site, count(*) FROM devices GROUP BY site',
   },
   {

@@ -107,7 +107,7 @@ function countOf(s: ReadingState, a: AggregateLink, t: ReturnType<typeof term>):
   if (!r) return { fn: 'count', arg: null, distinct: false };
   // `how many cities` of a column named so: each city once, not the rows that have one.
   const kind = matchKind(t, r);
-  const distinct = !isKeyColumn(r.info) && (kind === 'exact' || kind === 'plural');
+  const distinct = r.info.text && !isKeyColumn(r.info) && (kind === 'exact' || kind === 'plural');
   if (distinct) s.readings.push(`"${t.text}" is counted as the distinct values of ${r.info.label}`);
   return { fn: 'count', arg: { kind: 'column', ref: ref(s, r) }, distinct };
 }

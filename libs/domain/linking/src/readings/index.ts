@@ -12,6 +12,7 @@ import { exceptRows } from './except-rows';
 import { repeatedRows } from './repeated-rows';
 import { ellipticalComparisons } from './elliptical-comparisons';
 import { grouping } from './grouping';
+import { listedGroups } from './listed-groups';
 import { groupExtremes } from './group-extremes';
 import { having } from './having';
 import { implicitAggregate } from './implicit-aggregate';
@@ -95,6 +96,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   timeBuckets,
   countedGroups,
   countedEntities,
+  listedGroups,
   implicitAggregate,
   having,
   bothConditions,
