@@ -240,7 +240,9 @@ export function keyFor(s: ReadingState, table: string): Resolved | null {
     const own = ownKey(src, singular);
     return own ? { table: src.name, info: own, score: 1 } : null;
   }
-  const key = joinKeyOf(s.schema.tables, s.source ?? '', table, s.schema.keys);
+  const direct = joinKeyOf(s.schema.tables, s.source ?? '', table, s.schema.keys);
+  // `documents per employee` over two keys to Employees: the role said picks one, else a doubt.
+  const key = direct && honourRoles(s, { table, from: src.name, pair: direct }).pair;
   if (!key) return null;
   const info = src.columns.find((c) => c.column === key.left && !c.path.length);
   return info ? { table: src.name, info, score: 1 } : null;

@@ -1,5 +1,5 @@
 import { buildIndex } from '../schema-index';
-import { linksOf, readingCorpus, type Example } from '../testing/corpus';
+import { linksOf, proposalOf, readingCorpus, type Example } from '../testing/corpus';
 import type { LinkSchema, PlanProposal } from '../types';
 import { chooseRoleKey, roleWords } from './role-keys';
 import type { ReadingState } from './state';
@@ -101,6 +101,12 @@ describe('role keys', () => {
       means:
         'doubt: Employees joins Documents_to_be_Destroyed on Documents_to_be_Destroyed.Destruction_Authorised_by_Employee_ID or Documents_to_be_Destroyed.Destroyed_by_Employee_ID; nothing said names the role',
     },
+    // Grouped by the referenced table: the role said picks the key grouped on.
+    {
+      say: 'Number of documents per employee who destroyed them.',
+      on: destruction,
+      means: 'Documents_to_be_Destroyed.Destroyed_by_Employee_ID = Employees.Employee_ID',
+    },
     // The role said is another table's key: the join at hand would read `assigned` as `reported`.
     {
       say: 'Log entry descriptions of the problems reported by the staff whose first name is Christop.',
@@ -116,6 +122,16 @@ describe('role keys', () => {
     },
   ];
   readingCorpus(EXAMPLES, (p) => joinsOrDoubts(p));
+
+  it('groups by the key whose role is said (`per authorising employee`), never the first of two silently', () => {
+    const groupKeys = (say: string) => proposalOf(say, destruction).plan?.group_by?.map((r) => r.column);
+    expect(groupKeys('Number of documents per authorising employee.')).toEqual([
+      'Destruction_Authorised_by_Employee_ID',
+    ]);
+    expect(proposalOf('Number of documents per employee.', destruction).doubts).toContain(
+      'Documents_to_be_Destroyed joins Employees on Documents_to_be_Destroyed.Destruction_Authorised_by_Employee_ID or Documents_to_be_Destroyed.Destroyed_by_Employee_ID; nothing said names the role',
+    );
+  });
 
   it('reads the role out of a key name: what the referenced table and the key do not say', () => {
     expect(roleWords('Destroyed_by_Employee_ID', 'Employees', 'Employee_ID')).toEqual(['destroyed']);
