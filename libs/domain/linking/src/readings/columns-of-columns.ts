@@ -51,7 +51,7 @@ function ownerOf(s: ReadingState, t: TermLink): TermLink | undefined {
 const NOUN_PERSON = 18;
 
 /** Whether a word's first sense as a noun (or its dictionary form's) is a person. */
-function namesAPerson(word: string): boolean {
+export function namesAPerson(word: string): boolean {
   for (const form of [word, lemmaOf(word)]) {
     const first = senses(form, 'n')[0];
     if (first !== undefined) return synset('n', first).lexFile === NOUN_PERSON;

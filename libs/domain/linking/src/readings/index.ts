@@ -1,4 +1,5 @@
 import { columnsOfColumns } from './columns-of-columns';
+import { selfReferences } from './self-references';
 import { absence } from './absence';
 import { absentConditions } from './absent-conditions';
 import { aggregates } from './aggregates';
@@ -69,7 +70,8 @@ export type { ReadingRule, ReadingState } from './state';
  *    names each row when the request is said per row (`… for each aircraft code`: row keys),
  *    then the alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
  * 7. Accounting last: columns said of a column that is a reference to another row (columns of
- *    columns, once the projection has used its terms); the verbs relating two things said, checked against the joins (relations);
+ *    columns, once the projection has used its terms), a person said as a verb's object among rows
+ *    that reference people (self references); the verbs relating two things said, checked against the joins (relations);
  *    terms no reading used (unexplained), and the words read by meaning rather than by spelling
  *    (meaning), which need the final list of used terms.
  */
@@ -116,6 +118,7 @@ export const READING_RULES: readonly ReadingRule[] = [
   repeatedRows,
   // 7. accounting
   columnsOfColumns,
+  selfReferences,
   relations,
   unexplained,
   meaning,
