@@ -33,6 +33,8 @@ export interface Synset {
   /** Its words, lower case, `_` between the words of a collocation (`power_station`). */
   words: string[];
   pointers: Pointer[];
+  /** Its lexicographer file (wndb's `lex_filenum`: 18 is noun.person, 14 noun.group, …). */
+  lexFile: number;
 }
 
 interface Files {
@@ -125,7 +127,7 @@ export function synset(pos: WordNetPos, offset: number): Synset {
         target: parseInt(words.slice(2), 16),
       });
     }
-    s = { pos, offset, words, pointers };
+    s = { pos, offset, words, pointers, lexFile: Number(f[1] ?? -1) };
     synsets.set(key, s);
   }
   return s;

@@ -1,3 +1,5 @@
+import { columnsOfColumns } from './columns-of-columns';
+import { selfReferences } from './self-references';
 import { absence } from './absence';
 import { absentConditions } from './absent-conditions';
 import { aggregates } from './aggregates';
@@ -68,7 +70,9 @@ export type { ReadingRule, ReadingState } from './state';
  * 6. Order and limit, then projection (an aggregate the order sorts on is shown), then what
  *    names each row when the request is said per row (`… for each aircraft code`: row keys),
  *    then the alphabetical order (of a name shown), then DISTINCT (which depends on what is shown).
- * 7. Accounting last: the verbs relating two things said, checked against the joins (relations);
+ * 7. Accounting last: columns said of a column that is a reference to another row (columns of
+ *    columns, once the projection has used its terms), a person said as a verb's object among rows
+ *    that reference people (self references); the verbs relating two things said, checked against the joins (relations);
  *    terms no reading used (unexplained), and the words read by meaning rather than by spelling
  *    (meaning), which need the final list of used terms.
  */
@@ -115,6 +119,8 @@ export const READING_RULES: readonly ReadingRule[] = [
   // each row once, on the joins that remain
   repeatedRows,
   // 7. accounting
+  columnsOfColumns,
+  selfReferences,
   relations,
   unexplained,
   meaning,

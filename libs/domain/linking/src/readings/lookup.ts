@@ -4,6 +4,7 @@ import { singular } from '../text';
 import type { ColumnCandidate, MatchKind, TermLink } from '../types';
 import { findJoinPath } from '@nl2p/query-plan';
 import { joinKeyOf, keyedTables } from './join-key';
+import { honourRoles } from './role-keys';
 import type { ReadingState, Resolved } from './state';
 
 /**
@@ -198,15 +199,20 @@ export function join(s: ReadingState, table: string): boolean {
   if (s.schema.streaming) return false;
   const path = findJoinPath(keyedTables(s.schema), s.source, [...s.scope.slice(1), table]);
   if (!path) return false;
+  const decided = new Set<string>();
   for (const j of path.joins) {
     const pair = j.on.length === 1 ? j.on[0] : undefined;
     if (s.scope.includes(j.table)) continue;
     if (!pair) return false;
     const from = pair.left.table ?? s.source;
-    s.joins.set(j.table, { left: pair.left.column, right: pair.right.column, ...(from !== s.source ? { from } : {}) });
+    // Two keys between the same tables (`reported_by_staff_id`, `assigned_to_staff_id`): the role said picks one.
+    const role = honourRoles(s, { table: j.table, from, pair: { left: pair.left.column, right: pair.right.column } });
+    if (role.decided) decided.add(j.table);
+    s.joins.set(j.table, { ...role.pair, ...(from !== s.source ? { from } : {}) });
     s.scope.push(j.table);
   }
-  if (path.assumption && !s.readings.includes(path.assumption)) s.readings.push(path.assumption);
+  const assumption = withoutDecided(path.assumption, decided);
+  if (assumption && !s.readings.includes(assumption)) s.readings.push(assumption);
   // One bridge table is how a many-to-many is said (author → writes → paper); a longer walk is a
   // guess at what relates the two, which the request did not say.
   const bridges = path.joins.filter(
@@ -215,6 +221,13 @@ export function join(s: ReadingState, table: string): boolean {
   if (bridges.length > MAX_BRIDGES)
     doubt(s, `${table} is reached from ${s.source} only through ${bridges.map((j) => j.table).join(', ')}`);
   return s.scope.includes(table);
+}
+
+/** The path's "another path is as short" sentences, less those about a table the roles decided. */
+function withoutDecided(assumption: string | null, decided: ReadonlySet<string>): string | null {
+  if (!assumption || !decided.size) return assumption;
+  const kept = assumption.split('. ').filter((a) => ![...decided].some((t) => a.startsWith(`${t} is joined `)));
+  return kept.length ? kept.join('. ') : null;
 }
 
 /** The column a table mention groups or counts by from the source (`per customer` → customer_id). */
@@ -227,7 +240,9 @@ export function keyFor(s: ReadingState, table: string): Resolved | null {
     const own = ownKey(src, singular);
     return own ? { table: src.name, info: own, score: 1 } : null;
   }
-  const key = joinKeyOf(s.schema.tables, s.source ?? '', table, s.schema.keys);
+  const direct = joinKeyOf(s.schema.tables, s.source ?? '', table, s.schema.keys);
+  // `documents per employee` over two keys to Employees: the role said picks one, else a doubt.
+  const key = direct && honourRoles(s, { table, from: src.name, pair: direct }).pair;
   if (!key) return null;
   const info = src.columns.find((c) => c.column === key.left && !c.path.length);
   return info ? { table: src.name, info, score: 1 } : null;
