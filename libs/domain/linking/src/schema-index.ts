@@ -397,6 +397,11 @@ export function ownKey(t: TableInfo, singularOf: (w: string) => string): ColumnI
   );
 }
 
+/** A yes/no column: typed BOOLEAN, or text holding only a yes and a no (`Y`/`N`). */
+export function isYesNoColumn(c: ColumnInfo | undefined): boolean {
+  return !!c && (c.boolean || !!c.yesNo);
+}
+
 /** A column that identifies rows (`id`, `customer_id`, `did` for a domain): said as some table's id. */
 export function isKeyColumn(c: ColumnInfo): boolean {
   if (/(^|_)id$/i.test(c.column)) return true;

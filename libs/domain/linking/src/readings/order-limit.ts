@@ -1,5 +1,6 @@
 import type { OrderKey, ValueExpr } from '@nl2p/query-plan';
 import { CONCEPTS } from '../lexicon';
+import { flip } from '../recognizers/superlatives';
 import type { AggregateLink, OrderLink, TermLink } from '../types';
 import { aggregateOf, exprOf } from './expressions';
 import { column, doubt, isTableMention, matchKind, ref, resolve, term, use } from './lookup';
@@ -77,10 +78,6 @@ function rankedByLimit(s: ReadingState): void {
   const concept = CONCEPTS.get(after.text.toLowerCase())?.direction;
   const direction = word === 'bottom' ? flip(concept ?? 'desc') : (concept ?? 'desc');
   s.orderBy.push({ key: measureKey(s, null, { kind: 'column', ref: ref(s, measure) }), direction });
-}
-
-function flip(d: 'asc' | 'desc'): 'asc' | 'desc' {
-  return d === 'asc' ? 'desc' : 'asc';
 }
 
 /** What the order `o` sorts on: its aggregate, arithmetic, time, term or hinted column, else the first aggregate. */

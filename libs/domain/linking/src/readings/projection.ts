@@ -1,7 +1,7 @@
 import type { TermLink } from '../types';
 import { exprOf, sameAggregate, termsOf } from './expressions';
 import { findJoinPath } from '@nl2p/query-plan';
-import { isKeyColumn, type ColumnInfo } from '../schema-index';
+import { isKeyColumn, isYesNoColumn, type ColumnInfo } from '../schema-index';
 import { keyedTables } from './join-key';
 import { column, doubt, isTableMention, join, ref, resolve, ties, use } from './lookup';
 import { isGrouped, type ReadingRule, type ReadingState, type Resolved } from './state';
@@ -125,13 +125,9 @@ function spelledLikeItsTable(s: ReadingState, t: TermLink, table: string): Resol
   return { table, info, score: own.score };
 }
 
-function isYesNo(info: ColumnInfo | undefined): boolean {
-  return !!info && (info.boolean || !!info.yesNo);
-}
-
 /** The column a listed term shows, if it is one (not the source's name, an operand, or a concept). */
 function listedColumn(s: ReadingState, t: TermLink): Resolved | null {
-  if (t.negated && !isYesNo(resolve(s, t)?.info)) {
+  if (t.negated && !isYesNoColumn(resolve(s, t)?.info)) {
     // `trips without tips`: a condition whose value is not said (0? no value at all?).
     doubt(s, `"${t.text}" said absent, with no value to compare`);
     use(s, t);

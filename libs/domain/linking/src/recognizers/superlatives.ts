@@ -66,6 +66,6 @@ export function superlativeAt(
   return null;
 }
 
-function flip(d: 'asc' | 'desc'): 'asc' | 'desc' {
+export function flip(d: 'asc' | 'desc'): 'asc' | 'desc' {
   return d === 'asc' ? 'desc' : 'asc';
 }

@@ -1,4 +1,4 @@
-import { isKeyColumn, type SchemaIndex } from '../schema-index';
+import { isKeyColumn, isYesNoColumn, type SchemaIndex } from '../schema-index';
 import type { TermLink } from '../types';
 
 /** What kind of thing a term names, as several recognizers need to know. */
@@ -23,8 +23,5 @@ export function measureLike(t: TermLink, index: SchemaIndex): boolean {
 /** A term naming a yes/no column (and no table): `ok`, `is_active`. */
 export function booleanColumn(t: TermLink, index: SchemaIndex): boolean {
   if (namesTableFirst(t)) return false;
-  return t.columns.some((c) => {
-    const info = index.table(c.table)?.columns.find((x) => x.label === c.label);
-    return !!info && (info.boolean || !!info.yesNo);
-  });
+  return t.columns.some((c) => isYesNoColumn(index.table(c.table)?.columns.find((x) => x.label === c.label)));
 }
